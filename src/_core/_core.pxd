@@ -1,0 +1,125 @@
+# Declarations of the C rules core (engine.h) and of the HandState type.
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
+
+cdef extern from "engine.h" nogil:
+    enum:
+        NCARDS
+        NSEATS
+        NTRICKS
+        MAX_ACTIONS
+        NUM_ACTIONS
+        ACT_PASS
+        PHASE_AUCTION
+        PHASE_DOUBLING
+        PHASE_DECLARE
+        PHASE_PLAY
+        PHASE_DONE
+        OK
+        ERR_OVER
+        ERR_ILLEGAL
+
+    ctypedef struct Rules:
+        int8_t variant
+        int8_t first_lead
+        int8_t forced_take_on_jack
+        int8_t overtrump_when_cutting
+        int8_t undertrump
+        int8_t partner_winning_frees
+        int8_t declarations
+        int8_t litige_pot
+        int8_t capot
+        int8_t sun_overcall
+        int8_t doubling
+        int8_t declaration_order
+        int8_t contract_counts_declarations
+        int8_t three_multiplier
+        int16_t target
+
+    ctypedef struct Result:
+        int8_t outcome
+        int8_t decl_team
+        int8_t belote_team
+        int8_t capot_team
+        int8_t match_winner
+        int16_t decl_value
+        int16_t card_points[2]
+        int32_t hand_score[2]
+        int32_t match_score[2]
+        int32_t litige_pot
+
+    ctypedef struct Hand:
+        Rules rules
+        uint8_t deck[32]
+        int8_t dealer
+        int32_t match_before[2]
+        int32_t pot_before
+        int8_t phase
+        int8_t to_act
+        int8_t offer
+        int8_t round
+        int8_t spoken
+        int8_t bidder
+        int8_t kind
+        int8_t trump
+        int8_t receiver
+        int8_t pending_seat
+        int8_t pending_trump
+        int8_t multiplier
+        int8_t raises
+        int8_t last_raiser
+        int8_t gahwa
+        int8_t declared
+        int8_t undecided
+        int8_t belote_seat
+        int16_t seat_decl_value[4]
+        int32_t seat_decl_key[4]
+        uint32_t seat_decl_cards[4]
+        int8_t decl_team
+        int16_t decl_value
+        int16_t team_decl_value[2]
+        uint32_t hand[4]
+        uint32_t dealt[4]
+        uint32_t played
+        int8_t leader
+        int8_t trick_len
+        int8_t ntricks
+        int8_t win_seat
+        int8_t win_power
+        int8_t trick[4]
+        int8_t trick_winners[8]
+        int16_t card_points[2]
+        int8_t tricks_won[2]
+        int16_t nactions
+        uint8_t actions[96]
+        Result result
+
+    ctypedef struct Decl:
+        int16_t value
+        int32_t key
+        uint32_t cards
+        uint32_t hundred_cards
+
+    ctypedef struct Rng:
+        uint64_t s[4]
+
+    void engine_init()
+    void hand_new(Hand *h, const Rules *r, const uint8_t *deck, int dealer,
+                  int32_t score0, int32_t score1, int32_t pot)
+    void hand_reset(Hand *h)
+    uint64_t hand_legal(const Hand *h)
+    int hand_apply(Hand *h, int action)
+    int hand_undo(Hand *h)
+    void hand_declarations(uint32_t cards, const Rules *r, int kind, int trump, Decl *out)
+    int baloot_game_points(int raw, int sun)
+    void rng_seed(Rng *g, uint64_t seed)
+    uint64_t rng_next(Rng *g)
+    uint32_t rng_below(Rng *g, uint32_t n)
+    void rng_shuffle_deck(Rng *g, uint8_t *deck)
+
+
+cdef class HandState:
+    cdef Hand h
+    cdef readonly str variant
+    cdef readonly object options
+    cpdef list legal_actions(self)
+    cpdef bint is_terminal(self)

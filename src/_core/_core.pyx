@@ -1,0 +1,337 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""Native core of balout: the HandState type over the C rules engine.
+
+The rules live in engine.c; this module exposes them with as little Python
+as possible per step. Argument checking of the slow paths (strings, numpy
+integers, bad values) is delegated to balout.actions / balout.errors.
+"""
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
+from libc.string cimport memcmp, memcpy
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_popcountll(unsigned long long) nogil
+
+engine_init()
+
+PHASES = ("auction", "doubling", "declare", "play", "done")
+NUM_DISTINCT_ACTIONS = NUM_ACTIONS
+RULE_FIELDS = (
+    "variant", "first_lead", "forced_take_on_jack", "overtrump_when_cutting",
+    "undertrump", "partner_winning_frees", "declarations", "litige_pot",
+    "capot", "sun_overcall", "doubling", "declaration_order",
+    "contract_counts_declarations", "three_multiplier", "target",
+)
+
+
+cdef Rules make_rules(tuple t) except *:
+    cdef Rules r
+    (r.variant, r.first_lead, r.forced_take_on_jack, r.overtrump_when_cutting,
+     r.undertrump, r.partner_winning_frees, r.declarations, r.litige_pot,
+     r.capot, r.sun_overcall, r.doubling, r.declaration_order,
+     r.contract_counts_declarations, r.three_multiplier, r.target) = t
+    return r
+
+
+cdef inline list mask_to_list(uint64_t m):
+    cdef list out = []
+    while m:
+        out.append(__builtin_ctzll(m))
+        m &= m - 1
+    return out
+
+
+cdef class HandState:
+    """One hand: auction, doubling, declarations, play and scoring.
+
+    Low-level type; use balout.State, which adds construction from names,
+    views and records. Actions are integers (0..31 cards, 32.. decisions).
+    """
+
+    def _setup(self, str variant, object options, tuple rules, bytes deck,
+               int dealer, int score0, int score1, int pot):
+        # callers (balout.State) validate every argument first
+        cdef Rules r = make_rules(rules)
+        cdef const uint8_t *d = deck
+        self.variant = variant
+        self.options = options
+        hand_new(&self.h, &r, d, dealer, score0, score1, pot)
+
+    # ------------------------------------------------------------ stepping
+
+    cpdef list legal_actions(self):
+        """Legal actions of the seat to act, as sorted integers."""
+        return mask_to_list(hand_legal(&self.h))
+
+    def legal_mask(self):
+        """Legal actions as a bit mask over action ids (cards are bits 0-31)."""
+        return hand_legal(&self.h)
+
+    def apply_action(self, action):
+        """Apply an action (int id, or a string such as 'TS', 'take:H')."""
+        cdef int a = -1
+        if type(action) is int:
+            try:
+                a = action
+            except OverflowError:
+                a = -1
+        else:
+            from balout.actions import to_action
+            a = to_action(self, action)
+        if a < 0 or a >= NUM_ACTIONS or hand_apply(&self.h, a) != OK:
+            from balout.errors import illegal_action
+            raise illegal_action(self, action, a)
+
+    push = apply_action
+
+    def undo(self):
+        """Take back the last action (auction, doubling or card)."""
+        if hand_undo(&self.h) != OK:
+            from balout.errors import BaloutError
+            raise BaloutError("nothing to undo: no action has been applied to this hand")
+
+    pop = undo
+
+    cpdef bint is_terminal(self):
+        return self.h.phase == PHASE_DONE
+
+    def current_player(self):
+        """Seat to act, or -1 when the hand is over."""
+        return self.h.to_act
+
+    def clone(self):
+        cdef HandState c = type(self).__new__(type(self))
+        c.h = self.h
+        c.variant = self.variant
+        c.options = self.options
+        return c
+
+    def initial_state(self):
+        """A copy of this hand as it was dealt, before any action."""
+        c = self.clone()
+        hand_reset(&(<HandState>c).h)
+        return c
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __eq__(self, other):
+        if not isinstance(other, HandState):
+            return NotImplemented
+        cdef HandState o = other
+        return self.variant == o.variant and memcmp(&self.h, &o.h, sizeof(Hand)) == 0
+
+    __hash__ = None
+
+    def __reduce__(self):
+        return (_rebuild, (type(self), self.variant, self.options, self._rules_tuple(),
+                           self.deck, self.dealer, tuple(self.match_before), self.pot_before,
+                           bytes(self.action_history)))
+
+    # ------------------------------------------------------------ reading
+
+    def _rules_tuple(self):
+        cdef dict r = self.h.rules
+        return tuple(r[f] for f in RULE_FIELDS)
+
+    @property
+    def phase_id(self):
+        return self.h.phase
+
+    @property
+    def phase(self):
+        """'auction', 'doubling', 'declare', 'play' or 'done'."""
+        return PHASES[self.h.phase]
+
+    @property
+    def to_act(self):
+        return self.h.to_act
+
+    @property
+    def dealer(self):
+        return self.h.dealer
+
+    @property
+    def deck(self):
+        return bytes(self.h.deck[:32])
+
+    @property
+    def offer_id(self):
+        return self.h.offer
+
+    @property
+    def auction_round(self):
+        """1 or 2; 3 while the other players may still overcall a Hokm."""
+        return self.h.round
+
+    @property
+    def bidder(self):
+        """Seat that took the contract (the ashkal caller), or -1."""
+        return self.h.bidder
+
+    @property
+    def kind_id(self):
+        return self.h.kind
+
+    @property
+    def trump_id(self):
+        return self.h.trump
+
+    @property
+    def receiver(self):
+        """Seat that receives the offer once the contract is fixed, or -1."""
+        return self.h.receiver
+
+    @property
+    def multiplier(self):
+        return self.h.multiplier
+
+    @property
+    def gahwa(self):
+        return bool(self.h.gahwa)
+
+    @property
+    def last_raiser(self):
+        return self.h.last_raiser
+
+    @property
+    def hand_masks(self):
+        """Current holding of each seat as 32-bit masks."""
+        return tuple(self.h.hand[s] for s in range(4))
+
+    @property
+    def dealt_masks(self):
+        """Each seat's full 8 cards once the deal is complete (else zeros)."""
+        return tuple(self.h.dealt[s] for s in range(4))
+
+    @property
+    def played_mask(self):
+        return self.h.played
+
+    @property
+    def leader(self):
+        return self.h.leader
+
+    @property
+    def trick_ids(self):
+        """Cards of the trick in progress, in playing order."""
+        return tuple(self.h.trick[i] for i in range(self.h.trick_len))
+
+    @property
+    def winning_seat(self):
+        """Seat currently winning the trick in progress, or -1."""
+        return self.h.win_seat if self.h.trick_len else -1
+
+    @property
+    def tricks_played(self):
+        return self.h.ntricks
+
+    @property
+    def trick_winners(self):
+        return tuple(self.h.trick_winners[i] for i in range(self.h.ntricks))
+
+    @property
+    def card_points(self):
+        return (self.h.card_points[0], self.h.card_points[1])
+
+    @property
+    def tricks_won(self):
+        return (self.h.tricks_won[0], self.h.tricks_won[1])
+
+    @property
+    def belote_seat(self):
+        return self.h.belote_seat
+
+    @property
+    def declaration_values(self):
+        """Value of each seat's best set of declarations (before comparison)."""
+        return tuple(self.h.seat_decl_value[s] for s in range(4))
+
+    @property
+    def declaration_cards(self):
+        """Cards used by each seat's declarations, as masks."""
+        return tuple(self.h.seat_decl_cards[s] for s in range(4))
+
+    @property
+    def declared_seats(self):
+        """Seats whose declarations count (bit mask)."""
+        return self.h.declared
+
+    @property
+    def undecided_seats(self):
+        """Seats that still have to choose whether to declare (bit mask)."""
+        return self.h.undecided
+
+    @property
+    def scoring_declarations(self):
+        """(team, value) of the declarations that score, team -1 if none."""
+        return (self.h.decl_team, self.h.decl_value)
+
+    @property
+    def match_before(self):
+        return (self.h.match_before[0], self.h.match_before[1])
+
+    @property
+    def pot_before(self):
+        return self.h.pot_before
+
+    @property
+    def action_history(self):
+        """Every action applied to this hand, in order."""
+        return tuple(self.h.actions[i] for i in range(self.h.nactions))
+
+    @property
+    def rules_tuple(self):
+        return self._rules_tuple()
+
+    def _result(self):
+        """Raw result: outcome id, decl team/value, belote, capot, match winner,
+        card points, hand score, match score, litige pot."""
+        cdef Result r = self.h.result
+        return (r.outcome, r.decl_team, r.decl_value, r.belote_team, r.capot_team,
+                r.match_winner, (r.card_points[0], r.card_points[1]),
+                (r.hand_score[0], r.hand_score[1]),
+                (r.match_score[0], r.match_score[1]), r.litige_pot)
+
+
+def _rebuild(cls, variant, options, rules, deck, dealer, match_before, pot, actions):
+    cdef HandState s = cls.__new__(cls)
+    s._setup(variant, options, rules, deck, dealer, match_before[0], match_before[1], pot)
+    for a in actions:
+        s.apply_action(a)
+    return s
+
+
+cdef class DeckStream:
+    """Deck orders from a seeded xoshiro256** stream (reproducible)."""
+    cdef Rng g
+
+    def __cinit__(self, uint64_t seed):
+        rng_seed(&self.g, seed)
+
+    def next_deck(self):
+        cdef uint8_t deck[32]
+        rng_shuffle_deck(&self.g, deck)
+        return bytes(deck[:32])
+
+    def below(self, uint32_t n):
+        if n == 0:
+            raise ValueError("n must be positive")
+        return rng_below(&self.g, n)
+
+
+def declarations_of(uint32_t cards, tuple rules, int kind, int trump):
+    """(value, key, used cards) of the best declaration set of a hand."""
+    cdef Rules r = make_rules(rules)
+    cdef Decl d
+    hand_declarations(cards, &r, kind, trump, &d)
+    return (d.value, d.key, d.cards)
+
+
+def game_points(int raw, bint sun):
+    """Baloot game points of the buyers' raw card points."""
+    return baloot_game_points(raw, sun)

@@ -1,0 +1,864 @@
+/* balout rules core. See engine.h and RULES.md (shared/) for the rules. */
+#include "engine.h"
+#include <string.h>
+
+#define BIT(c) (1u << (c))
+#define SUIT_MASK(s) (0xFFu << ((s) * 8))
+#define SUIT_OF(c) ((c) >> 3)
+#define RANK_OF(c) ((c) & 7)
+#define NEXT(s) (((s) + 1) & 3)
+
+/* [is_trump][rank], ranks 7 8 9 T J Q K A */
+const int8_t RANK_POINTS[2][8] = {
+    {0, 0, 0, 10, 2, 3, 4, 11},
+    {0, 0, 14, 10, 20, 3, 4, 11},
+};
+/* trick strength, 0 = weakest: plain A T K Q J 9 8 7, trump J 9 A T K Q 8 7 */
+const int8_t RANK_POWER[2][8] = {
+    {0, 1, 2, 6, 3, 4, 5, 7},
+    {0, 1, 6, 4, 7, 2, 3, 5},
+};
+
+/* ranks (as an 8-bit pattern) whose trump strength beats rank r */
+static uint8_t TRUMP_ABOVE[8];
+/* maximal runs of 3+ in an 8-bit suit pattern (at most two fit in 8 cards) */
+static uint8_t RUN_COUNT[256];
+static uint8_t RUN_LEN[256][2];
+static uint8_t RUN_TOP[256][2];
+static int initialised = 0;
+
+void engine_init(void)
+{
+    if (initialised)
+        return;
+    for (int r = 0; r < 8; r++) {
+        uint8_t m = 0;
+        for (int q = 0; q < 8; q++)
+            if (RANK_POWER[1][q] > RANK_POWER[1][r])
+                m |= (uint8_t)(1u << q);
+        TRUMP_ABOVE[r] = m;
+    }
+    for (int p = 0; p < 256; p++) {
+        int n = 0, len = 0;
+        for (int r = 0; r <= 8; r++) {
+            if (r < 8 && (p >> r) & 1) {
+                len++;
+                continue;
+            }
+            if (len >= 3) {
+                RUN_LEN[p][n] = (uint8_t)len;
+                RUN_TOP[p][n] = (uint8_t)(r - 1);
+                n++;
+            }
+            len = 0;
+        }
+        RUN_COUNT[p] = (uint8_t)n;
+    }
+    initialised = 1;
+}
+
+int hand_team_of(int seat) { return seat & 1; }
+
+static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
+
+/* ---------------------------------------------------------------- dealing */
+
+static void deal_first(Hand *h)
+{
+    int pos = 0;
+    static const int chunk[2] = {3, 2};
+    for (int k = 0; k < 2; k++)
+        for (int i = 1; i <= 4; i++) {
+            int seat = (h->dealer + i) & 3;
+            for (int j = 0; j < chunk[k]; j++)
+                h->hand[seat] |= BIT(h->deck[pos++]);
+        }
+    h->offer = (int8_t)h->deck[20];
+}
+
+static void deal_rest(Hand *h)
+{
+    int pos = 21;
+    for (int i = 1; i <= 4; i++) {
+        int seat = (h->dealer + i) & 3;
+        int n = 3;
+        if (seat == h->receiver) {
+            h->hand[seat] |= BIT(h->offer);
+            n = 2;
+        }
+        for (int j = 0; j < n; j++)
+            h->hand[seat] |= BIT(h->deck[pos++]);
+    }
+    for (int s = 0; s < 4; s++)
+        h->dealt[s] = h->hand[s];
+}
+
+/* ----------------------------------------------------------- declarations */
+
+static int run_value(const Rules *r, int kind, int len)
+{
+    int k = len >= 5 ? 2 : len - 3;
+    if (r->variant == VARIANT_BALOOT) {
+        static const int8_t sun[3] = {4, 10, 20}, hokm[3] = {2, 5, 10};
+        return kind == KIND_SUN ? sun[k] : hokm[k];
+    }
+    static const int16_t v[3] = {20, 50, 100};
+    return v[k];
+}
+
+static int carre_value(const Rules *r, int kind, int rank)
+{
+    if (r->variant == VARIANT_BALOOT) {
+        if (rank == RA)
+            return kind == KIND_SUN ? 40 : 10;
+        if (rank >= RT && rank <= RK)
+            return kind == KIND_SUN ? 20 : 10;
+        return 0;
+    }
+    static const int16_t v[8] = {0, 0, 150, 100, 200, 100, 100, 100};
+    return v[rank];
+}
+
+/* Strength of one declaration; larger is stronger. */
+static int32_t decl_key(const Rules *r, int value, int len, int top, int trump_run)
+{
+    if (r->variant == VARIANT_BALOOT)
+        return (value << 4) | top;
+    int32_t k = (len << 5) | (top << 1) | trump_run;
+    if (r->declaration_order == ORDER_VALUE_FIRST)
+        k |= value << 9;
+    return k;
+}
+
+void hand_declarations(uint32_t cards, const Rules *r, int kind, int trump, Decl *out)
+{
+    int carre_rank[2], nc = 0;
+    for (int rank = 0; rank < 8; rank++) {
+        uint32_t four = 0x01010101u << rank;
+        if ((cards & four) == four && carre_value(r, kind, rank) > 0 && nc < 2)
+            carre_rank[nc++] = rank;
+    }
+    out->value = 0;
+    out->key = -1;
+    out->cards = 0;
+    out->hundred_cards = 0;
+    /* each subset of carrés, then the maximal runs in what they leave */
+    for (int sub = 0; sub < (1 << nc); sub++) {
+        uint32_t left = cards, used = 0, hundred = 0;
+        int value = 0;
+        int32_t best = -1;
+        for (int i = 0; i < nc; i++) {
+            if (!((sub >> i) & 1))
+                continue;
+            uint32_t four = 0x01010101u << carre_rank[i];
+            int v = carre_value(r, kind, carre_rank[i]);
+            int32_t k = decl_key(r, v, 4, carre_rank[i], 0);
+            value += v;
+            if (k > best)
+                best = k;
+            left &= ~four;
+            used |= four;
+        }
+        for (int s = 0; s < 4; s++) {
+            int p = (left >> (8 * s)) & 0xFF;
+            for (int j = 0; j < RUN_COUNT[p]; j++) {
+                int len = RUN_LEN[p][j], top = RUN_TOP[p][j];
+                int v = run_value(r, kind, len);
+                int32_t k = decl_key(r, v, len, top, s == trump);
+                uint32_t run = ((0xFFu >> (8 - len)) << (top - len + 1)) << (8 * s);
+                value += v;
+                if (k > best)
+                    best = k;
+                used |= run;
+                if (len >= 5)
+                    hundred |= run;
+            }
+        }
+        if (value > out->value || (value == out->value && value > 0 && best > out->key)) {
+            out->value = (int16_t)value;
+            out->key = best;
+            out->cards = used;
+            out->hundred_cards = hundred;
+        }
+    }
+    if (out->value == 0)
+        out->key = -1;
+}
+
+static void resolve_declarations(Hand *h)
+{
+    int32_t best = -1;
+    int team = -1;
+    h->team_decl_value[0] = h->team_decl_value[1] = 0;
+    /* from the first leader in playing order: in Baloot, the first of equal
+       projects wins; in the other variants an exact tie scores for nobody */
+    int first = (h->dealer + 1) & 3;
+    int tie = 0;
+    for (int i = 0; i < 4; i++) {
+        int s = (first + i) & 3;
+        if (!((h->declared >> s) & 1) || h->seat_decl_value[s] <= 0)
+            continue;
+        h->team_decl_value[s & 1] += h->seat_decl_value[s];
+        int32_t k = h->seat_decl_key[s];
+        if (k > best) {
+            best = k;
+            team = s & 1;
+            tie = 0;
+        } else if (k == best && (s & 1) != team) {
+            tie = 1;
+        }
+    }
+    if (tie && h->rules.variant != VARIANT_BALOOT)
+        team = -1;
+    h->decl_team = (int8_t)team;
+    h->decl_value = team >= 0 ? h->team_decl_value[team] : 0;
+}
+
+static void fix_declarations(Hand *h)
+{
+    const Rules *r = &h->rules;
+    h->belote_seat = -1;
+    if (h->kind == KIND_TRUMP) {
+        uint32_t kq = BIT(h->trump * 8 + RK) | BIT(h->trump * 8 + RQ);
+        for (int s = 0; s < 4; s++)
+            if ((h->dealt[s] & kq) == kq)
+                h->belote_seat = (int8_t)s;
+    }
+    for (int s = 0; s < 4; s++) {
+        Decl d;
+        if (r->declarations == DECL_OFF) {
+            d.value = 0;
+            d.key = -1;
+            d.cards = d.hundred_cards = 0;
+        } else {
+            hand_declarations(h->dealt[s], r, h->kind, h->trump, &d);
+        }
+        h->seat_decl_value[s] = d.value;
+        h->seat_decl_key[s] = d.key;
+        h->seat_decl_cards[s] = d.cards;
+        if (r->variant == VARIANT_BALOOT && s == h->belote_seat) {
+            uint32_t kq = BIT(h->trump * 8 + RK) | BIT(h->trump * 8 + RQ);
+            if ((d.hundred_cards & kq) == kq)
+                h->belote_seat = -1;
+        }
+    }
+    h->declared = 0;
+    h->undecided = 0;
+    for (int s = 0; s < 4; s++) {
+        if (h->seat_decl_value[s] <= 0)
+            continue;
+        if (r->declarations == DECL_CHOICE)
+            h->undecided |= (int8_t)(1 << s);
+        else
+            h->declared |= (int8_t)(1 << s);
+    }
+    resolve_declarations(h);
+}
+
+/* -------------------------------------------------------------- the phases */
+
+static void enter_turn(Hand *h)
+{
+    if (h->phase == PHASE_PLAY && ((h->undecided >> h->to_act) & 1))
+        h->phase = PHASE_DECLARE;
+}
+
+static void start_play(Hand *h)
+{
+    h->phase = PHASE_PLAY;
+    if (h->rules.first_lead == LEAD_AFTER_TAKER)
+        h->leader = (int8_t)NEXT(h->bidder);
+    else
+        h->leader = (int8_t)NEXT(h->dealer);
+    h->to_act = h->leader;
+    enter_turn(h);
+}
+
+/* May the next raise (1 double, 2 three, 3 four, 4 gahwa) be made? */
+static int raise_allowed(const Hand *h, int level)
+{
+    if (!h->rules.doubling || level > 4)
+        return 0;
+    int sun = h->kind == KIND_SUN;
+    if (level == 1) {
+        if (!sun)
+            return 1;
+        int by = h->bidder & 1;
+        return h->match_before[by] >= 100 && h->match_before[by ^ 1] < 100;
+    }
+    if (level == 2 || level == 4)
+        return !sun;
+    return 1;
+}
+
+static void contract_fixed(Hand *h)
+{
+    deal_rest(h);
+    fix_declarations(h);
+    h->multiplier = 1;
+    if (h->rules.variant == VARIANT_BALOOT && raise_allowed(h, 1)) {
+        h->phase = PHASE_DOUBLING;
+        h->to_act = (int8_t)NEXT(h->bidder);
+    } else {
+        start_play(h);
+    }
+}
+
+static void finish(Hand *h);
+
+static void cancel(Hand *h)
+{
+    h->phase = PHASE_DONE;
+    h->to_act = -1;
+    finish(h);
+}
+
+static int ashkal_seat(const Hand *h, int seat)
+{
+    int rel = (seat - h->dealer) & 3;
+    return rel == 3 || rel == 0;
+}
+
+static uint64_t auction_legal(const Hand *h)
+{
+    const uint64_t one = 1;
+    int offer_suit = SUIT_OF(h->offer);
+    uint64_t m = one << ACT_PASS;
+    if (h->rules.variant != VARIANT_BALOOT) {
+        if (h->round == 1) {
+            if (h->rules.forced_take_on_jack && RANK_OF(h->offer) == RJ && h->spoken == 0)
+                return one << ACT_TAKE;
+            return m | (one << ACT_TAKE);
+        }
+        for (int s = 0; s < 4; s++)
+            if (s != offer_suit)
+                m |= one << (ACT_TAKE_SUIT + s);
+        return m;
+    }
+    if (h->round == 1)
+        m |= one << ACT_HOKM;
+    else if (h->round == 2)
+        for (int s = 0; s < 4; s++)
+            if (s != offer_suit)
+                m |= one << (ACT_HOKM_SUIT + s);
+    m |= one << ACT_SUN;
+    if (ashkal_seat(h, h->to_act))
+        m |= one << ACT_ASHKAL;
+    return m;
+}
+
+static void take_contract(Hand *h, int seat, int kind, int trump, int receiver)
+{
+    h->bidder = (int8_t)seat;
+    h->kind = (int8_t)kind;
+    h->trump = (int8_t)trump;
+    h->receiver = (int8_t)receiver;
+    contract_fixed(h);
+}
+
+static void auction_apply(Hand *h, int a)
+{
+    int seat = h->to_act;
+    int offer_suit = SUIT_OF(h->offer);
+    if (a == ACT_PASS) {
+        h->spoken++;
+        h->to_act = (int8_t)NEXT(seat);
+        if (h->round == 3) {
+            if (h->spoken == 3)
+                take_contract(h, h->pending_seat, KIND_TRUMP, h->pending_trump, h->pending_seat);
+            return;
+        }
+        if (h->spoken == 4) {
+            if (h->round == 2) {
+                cancel(h);
+                return;
+            }
+            h->round = 2;
+            h->spoken = 0;
+            h->to_act = (int8_t)NEXT(h->dealer);
+        }
+        return;
+    }
+    if (a == ACT_TAKE)
+        take_contract(h, seat, KIND_TRUMP, offer_suit, seat);
+    else if (a >= ACT_TAKE_SUIT && a < ACT_TAKE_SUIT + 4)
+        take_contract(h, seat, KIND_TRUMP, a - ACT_TAKE_SUIT, seat);
+    else if (a == ACT_SUN)
+        take_contract(h, seat, KIND_SUN, -1, seat);
+    else if (a == ACT_ASHKAL)
+        take_contract(h, seat, KIND_SUN, -1, (seat + 2) & 3);
+    else { /* hokm, hokm:X */
+        int trump = a == ACT_HOKM ? offer_suit : a - ACT_HOKM_SUIT;
+        if (!h->rules.sun_overcall) {
+            take_contract(h, seat, KIND_TRUMP, trump, seat);
+            return;
+        }
+        h->pending_seat = (int8_t)seat;
+        h->pending_trump = (int8_t)trump;
+        h->round = 3;
+        h->spoken = 0;
+        h->to_act = (int8_t)NEXT(seat);
+    }
+}
+
+static uint64_t doubling_legal(const Hand *h)
+{
+    return (1ull << ACT_PASS) | (1ull << (ACT_DOUBLE + h->raises));
+}
+
+static void doubling_apply(Hand *h, int a)
+{
+    if (a == ACT_PASS) {
+        start_play(h);
+        return;
+    }
+    int level = ++h->raises;
+    h->last_raiser = (int8_t)(h->to_act & 1);
+    if (level == 1)
+        h->multiplier = 2;
+    else if (level == 2)
+        h->multiplier = h->rules.three_multiplier;
+    else if (level == 3)
+        h->multiplier = 4;
+    else
+        h->gahwa = 1;
+    if (!raise_allowed(h, level + 1)) {
+        start_play(h);
+        return;
+    }
+    /* odd raises by the defence, even by the buyers */
+    h->to_act = (int8_t)(level & 1 ? h->bidder : NEXT(h->bidder));
+}
+
+/* --------------------------------------------------------------- the play */
+
+static inline int card_power(int c, int led, int trump)
+{
+    int s = SUIT_OF(c);
+    if (s == trump)
+        return 16 + RANK_POWER[1][RANK_OF(c)];
+    if (s == led)
+        return 8 + RANK_POWER[0][RANK_OF(c)];
+    return 0;
+}
+
+static uint32_t legal_cards(const Hand *h)
+{
+    int seat = h->to_act;
+    uint32_t hand = h->hand[seat];
+    if (h->trick_len == 0)
+        return hand;
+    int led = SUIT_OF(h->trick[0]);
+    uint32_t follow = hand & SUIT_MASK(led);
+    if (h->kind == KIND_SUN)
+        return follow ? follow : hand;
+    int trump = h->trump;
+    uint32_t trumps = hand & SUIT_MASK(trump);
+    int trump_winning = h->win_power >= 16;
+    uint32_t higher = 0;
+    if (trump_winning) {
+        int best = h->trick[(h->win_seat - h->leader) & 3];
+        higher = trumps & ((uint32_t)TRUMP_ABOVE[RANK_OF(best)] << (8 * trump));
+    }
+    if (led == trump) {
+        if (!follow)
+            return hand;
+        return higher ? higher : trumps;
+    }
+    if (follow)
+        return follow;
+    if (h->rules.partner_winning_frees && h->win_seat == ((seat + 2) & 3))
+        return hand;
+    if (!trumps)
+        return hand;
+    if (!trump_winning)
+        return trumps;
+    if (higher)
+        return h->rules.overtrump_when_cutting ? higher : trumps;
+    return h->rules.undertrump ? trumps : hand;
+}
+
+static void play_card(Hand *h, int c)
+{
+    int seat = h->to_act;
+    h->hand[seat] &= ~BIT(c);
+    h->played |= BIT(c);
+    int led = h->trick_len ? SUIT_OF(h->trick[0]) : SUIT_OF(c);
+    int power = card_power(c, led, h->trump);
+    if (h->trick_len == 0 || power > h->win_power) {
+        h->win_power = (int8_t)power;
+        h->win_seat = (int8_t)seat;
+    }
+    h->trick[h->trick_len++] = (int8_t)c;
+    if (h->trick_len < 4) {
+        h->to_act = (int8_t)NEXT(seat);
+        enter_turn(h);
+        return;
+    }
+    int trumped = h->kind == KIND_TRUMP;
+    int pts = 0;
+    for (int i = 0; i < 4; i++) {
+        int cc = h->trick[i];
+        pts += RANK_POINTS[trumped && SUIT_OF(cc) == h->trump][RANK_OF(cc)];
+    }
+    if (h->ntricks == NTRICKS - 1)
+        pts += 10;
+    int w = h->win_seat;
+    h->card_points[w & 1] += (int16_t)pts;
+    h->tricks_won[w & 1]++;
+    h->trick_winners[h->ntricks++] = (int8_t)w;
+    h->trick_len = 0;
+    h->leader = (int8_t)w;
+    h->to_act = (int8_t)w;
+    if (h->ntricks == NTRICKS) {
+        h->phase = PHASE_DONE;
+        h->to_act = -1;
+        finish(h);
+        return;
+    }
+    enter_turn(h);
+}
+
+int trick_winner(const Hand *h, const int8_t *cards, int n, int leader)
+{
+    int led = SUIT_OF(cards[0]), best = -1, who = leader;
+    for (int i = 0; i < n; i++) {
+        int p = card_power(cards[i], led, h->trump);
+        if (p > best) {
+            best = p;
+            who = (leader + i) & 3;
+        }
+    }
+    return who;
+}
+
+/* ---------------------------------------------------------------- scoring */
+
+int baloot_game_points(int raw, int sun)
+{
+    int q = raw / 10, m = raw % 10;
+    if (sun)
+        return 2 * q + (m < 5 ? 0 : m == 5 ? 1 : 2);
+    return q + (m > 5 ? 1 : 0);
+}
+
+static void score_trump_game(Hand *h, Result *res)
+{
+    const Rules *r = &h->rules;
+    int tk = h->bidder & 1, df = tk ^ 1;
+    const int16_t *cp = h->card_points;
+    int dt = h->decl_team, dv = h->decl_value;
+    int bel = h->belote_seat >= 0 ? h->belote_seat & 1 : -1;
+    int capot = -1;
+    if (r->capot == CAPOT_PLUS100) {
+        if (cp[df] == 0)
+            capot = tk;
+        else if (cp[tk] == 0)
+            capot = df;
+    } else {
+        if (h->tricks_won[tk] == NTRICKS)
+            capot = tk;
+        else if (h->tricks_won[df] == NTRICKS)
+            capot = df;
+    }
+    int cc = r->contract_counts_declarations;
+    int a = cp[tk] + (cc && dt == tk ? dv : 0);
+    int b = cp[df] + (cc && dt == df ? dv : 0);
+    int made = r->variant == VARIANT_BELOTE ? a >= 82 : a > b;
+    int litige = !made && r->litige_pot && a == b;
+    int32_t *s = res->hand_score;
+    int32_t pot = h->pot_before;
+    s[0] = s[1] = 0;
+    if (made) {
+        for (int t = 0; t < 2; t++)
+            s[t] = (r->capot == CAPOT_250 && capot == t) ? 250 : cp[t];
+        if (dt >= 0)
+            s[dt] += dv;
+        s[tk] += pot;
+        pot = 0;
+        res->outcome = OUTCOME_MADE;
+    } else if (litige) {
+        s[df] = cp[df] + (dt == df ? dv : 0);
+        pot += cp[tk] + (dt == tk ? dv : 0);
+        res->outcome = OUTCOME_LITIGE;
+    } else {
+        s[df] = ((r->capot == CAPOT_250 && capot == df) ? 250 : 162) + (dt >= 0 ? dv : 0);
+        s[df] += pot;
+        pot = 0;
+        res->outcome = OUTCOME_FAILED;
+    }
+    if (bel >= 0)
+        s[bel] += 20;
+    if (r->capot == CAPOT_PLUS100 && capot >= 0)
+        s[capot] += 100;
+    res->decl_team = (int8_t)dt;
+    res->decl_value = (int16_t)(dt >= 0 ? dv : 0);
+    res->belote_team = (int8_t)bel;
+    res->capot_team = (int8_t)capot;
+    res->litige_pot = pot;
+}
+
+static int score_baloot(Hand *h, Result *res)
+{
+    int sun = h->kind == KIND_SUN;
+    int full = sun ? 26 : 16, kab = sun ? 44 : 25;
+    int by = h->bidder & 1, df = by ^ 1;
+    int gp[2], tot[2];
+    gp[by] = baloot_game_points(h->card_points[by], sun);
+    gp[df] = full - gp[by];
+    int pt = h->decl_team, pv = pt >= 0 ? h->decl_value : 0;
+    int bal = h->belote_seat >= 0 ? h->belote_seat & 1 : -1;
+    int mult = h->multiplier;
+    int kaboot = -1;
+    if (h->tricks_won[by] == NTRICKS)
+        kaboot = by;
+    else if (h->tricks_won[df] == NTRICKS)
+        kaboot = df;
+    for (int t = 0; t < 2; t++)
+        tot[t] = gp[t] + (pt == t ? pv : 0) + (bal == t ? 2 : 0);
+    int32_t *s = res->hand_score;
+    s[0] = s[1] = 0;
+    int w;
+    res->decl_team = (int8_t)pt;
+    res->decl_value = (int16_t)pv;
+    if (kaboot >= 0) {
+        w = kaboot;
+        int own = h->team_decl_value[w];
+        s[w] = (kab + own) * mult + (bal == w ? 2 : 0);
+        res->decl_team = (int8_t)(own > 0 ? w : -1);
+        res->decl_value = (int16_t)own;
+    } else if (mult == 1) {
+        w = tot[by] >= tot[df] ? by : df;
+        if (w == by) {
+            s[by] = tot[by];
+            s[df] = tot[df];
+        } else {
+            s[df] = full + pv + (bal >= 0 ? 2 : 0);
+        }
+    } else {
+        int made = tot[by] > tot[df] || (tot[by] == tot[df] && h->last_raiser == df);
+        w = made ? by : df;
+        s[w] = (full + pv) * mult + (bal >= 0 ? 2 : 0);
+    }
+    if (h->gahwa) {
+        s[w] = h->rules.target;
+        s[w ^ 1] = 0;
+    }
+    res->outcome = w == by ? OUTCOME_MADE : OUTCOME_FAILED;
+    res->belote_team = (int8_t)bal;
+    res->capot_team = (int8_t)kaboot;
+    res->litige_pot = h->pot_before;
+    return w;
+}
+
+static void finish(Hand *h)
+{
+    Result *res = &h->result;
+    res->card_points[0] = h->card_points[0];
+    res->card_points[1] = h->card_points[1];
+    res->match_winner = -1;
+    int hand_winner = -1;
+    if (h->bidder < 0) {
+        res->outcome = OUTCOME_CANCELLED;
+        res->hand_score[0] = res->hand_score[1] = 0;
+        res->litige_pot = h->pot_before;
+    } else if (h->rules.variant == VARIANT_BALOOT) {
+        hand_winner = score_baloot(h, res);
+    } else {
+        score_trump_game(h, res);
+    }
+    for (int t = 0; t < 2; t++)
+        res->match_score[t] = h->match_before[t] + res->hand_score[t];
+    if (h->gahwa) {
+        res->match_winner = (int8_t)hand_winner;
+    } else {
+        int32_t a = res->match_score[0], b = res->match_score[1];
+        if ((a >= h->rules.target || b >= h->rules.target) && a != b)
+            res->match_winner = a > b ? 0 : 1;
+    }
+}
+
+/* ------------------------------------------------------------- public API */
+
+void hand_reset(Hand *h)
+{
+    int8_t dealer = h->dealer;
+    h->phase = PHASE_AUCTION;
+    h->to_act = (int8_t)NEXT(dealer);
+    h->round = 1;
+    h->spoken = 0;
+    h->bidder = -1;
+    h->kind = KIND_NONE;
+    h->trump = -1;
+    h->receiver = -1;
+    h->pending_seat = -1;
+    h->pending_trump = -1;
+    h->multiplier = 1;
+    h->raises = 0;
+    h->last_raiser = -1;
+    h->gahwa = 0;
+    h->declared = h->undecided = 0;
+    h->belote_seat = -1;
+    for (int s = 0; s < 4; s++) {
+        h->seat_decl_value[s] = 0;
+        h->seat_decl_key[s] = -1;
+        h->seat_decl_cards[s] = 0;
+        h->hand[s] = 0;
+        h->dealt[s] = 0;
+        h->trick[s] = -1;
+    }
+    h->decl_team = -1;
+    h->decl_value = 0;
+    h->team_decl_value[0] = h->team_decl_value[1] = 0;
+    h->played = 0;
+    h->leader = -1;
+    h->trick_len = 0;
+    h->ntricks = 0;
+    h->win_seat = -1;
+    h->win_power = 0;
+    for (int i = 0; i < NTRICKS; i++)
+        h->trick_winners[i] = -1;
+    h->card_points[0] = h->card_points[1] = 0;
+    h->tricks_won[0] = h->tricks_won[1] = 0;
+    h->nactions = 0;
+    memset(h->actions, 0, sizeof h->actions);
+    memset(&h->result, 0, sizeof(Result));
+    h->result.outcome = OUTCOME_NONE;
+    h->result.decl_team = h->result.belote_team = h->result.capot_team = -1;
+    h->result.match_winner = -1;
+    h->result.match_score[0] = h->match_before[0];
+    h->result.match_score[1] = h->match_before[1];
+    h->result.litige_pot = h->pot_before;
+    deal_first(h);
+}
+
+void hand_new(Hand *h, const Rules *r, const uint8_t *deck, int dealer,
+              int32_t score0, int32_t score1, int32_t pot)
+{
+    h->rules = *r;
+    memcpy(h->deck, deck, NCARDS);
+    h->dealer = (int8_t)dealer;
+    h->match_before[0] = score0;
+    h->match_before[1] = score1;
+    h->pot_before = pot;
+    hand_reset(h);
+}
+
+uint64_t hand_legal(const Hand *h)
+{
+    switch (h->phase) {
+    case PHASE_PLAY:
+        return legal_cards(h);
+    case PHASE_AUCTION:
+        return auction_legal(h);
+    case PHASE_DOUBLING:
+        return doubling_legal(h);
+    case PHASE_DECLARE:
+        return (1ull << ACT_PASS) | (1ull << ACT_DECLARE);
+    default:
+        return 0;
+    }
+}
+
+int hand_apply(Hand *h, int a)
+{
+    if (h->phase == PHASE_DONE)
+        return ERR_OVER;
+    if (a < 0 || a >= NUM_ACTIONS || !((hand_legal(h) >> a) & 1))
+        return ERR_ILLEGAL;
+    h->actions[h->nactions++] = (uint8_t)a;
+    switch (h->phase) {
+    case PHASE_PLAY:
+        play_card(h, a);
+        break;
+    case PHASE_AUCTION:
+        auction_apply(h, a);
+        break;
+    case PHASE_DOUBLING:
+        doubling_apply(h, a);
+        break;
+    case PHASE_DECLARE: {
+        int bit = 1 << h->to_act;
+        h->undecided &= (int8_t)~bit;
+        if (a == ACT_DECLARE) {
+            h->declared |= (int8_t)bit;
+            resolve_declarations(h);
+        }
+        h->phase = PHASE_PLAY;
+        break;
+    }
+    }
+    return OK;
+}
+
+int hand_undo(Hand *h)
+{
+    if (h->nactions == 0)
+        return ERR_ILLEGAL;
+    uint8_t acts[MAX_ACTIONS];
+    int n = h->nactions - 1;
+    memcpy(acts, h->actions, (size_t)n);
+    hand_reset(h);
+    for (int i = 0; i < n; i++)
+        hand_apply(h, acts[i]);
+    return OK;
+}
+
+/* ----------------------------------------------------------------- random */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+void rng_seed(Rng *g, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++)
+        g->s[i] = splitmix64(&seed);
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t rng_next(Rng *g)
+{
+    uint64_t *s = g->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+/* unbiased integer in [0, n), Lemire's multiply-and-reject */
+uint32_t rng_below(Rng *g, uint32_t n)
+{
+    uint64_t m = (uint64_t)(uint32_t)(rng_next(g) >> 32) * n;
+    uint32_t low = (uint32_t)m;
+    if (low < n) {
+        uint32_t floor = (uint32_t)(-n) % n;
+        while (low < floor) {
+            m = (uint64_t)(uint32_t)(rng_next(g) >> 32) * n;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+void rng_shuffle_deck(Rng *g, uint8_t *deck)
+{
+    for (int i = 0; i < NCARDS; i++)
+        deck[i] = (uint8_t)i;
+    for (int i = NCARDS - 1; i > 0; i--) {
+        int j = (int)rng_below(g, (uint32_t)i + 1);
+        uint8_t t = deck[i];
+        deck[i] = deck[j];
+        deck[j] = t;
+    }
+}
