@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-# cython: initializedcheck=False
+# cython: initializedcheck=False, binding=False
 """Native core of balout: the HandState type over the C rules engine.
 
 The rules live in engine.c; this module exposes them with as little Python
@@ -8,6 +8,7 @@ integers, bad values) is delegated to balout.actions / balout.errors.
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy
+from cpython.long cimport PyLong_AsLongAndOverflow
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
@@ -70,16 +71,16 @@ cdef class HandState:
 
     def apply_action(self, action):
         """Apply an action (int id, or a string such as 'TS', 'take:H')."""
-        cdef int a = -1
+        cdef int overflow = 0
+        cdef long a = -1
         if type(action) is int:
-            try:
-                a = action
-            except OverflowError:
+            a = PyLong_AsLongAndOverflow(action, &overflow)
+            if overflow:
                 a = -1
         else:
             from balout.actions import to_action
             a = to_action(self, action)
-        if a < 0 or a >= NUM_ACTIONS or hand_apply(&self.h, a) != OK:
+        if a < 0 or a >= NUM_ACTIONS or hand_apply(&self.h, <int>a) != OK:
             from balout.errors import illegal_action
             raise illegal_action(self, action, a)
 

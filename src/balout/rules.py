@@ -123,8 +123,25 @@ def check_variant(variant: Any) -> str:
     return variant
 
 
+_RESOLVED: dict = {}
+
+
 def resolve(variant: str, options: Optional[Mapping[str, Any]] = None):
     """Validate options; return (variant, read-only options, core rules tuple)."""
+    try:
+        key = (variant, tuple(sorted(options.items())) if options else ())
+        hit = _RESOLVED.get(key)
+    except (TypeError, AttributeError):
+        key = hit = None
+    if hit is not None:
+        return hit
+    result = _resolve(variant, options)
+    if key is not None and len(_RESOLVED) < 4096:
+        _RESOLVED[key] = result
+    return result
+
+
+def _resolve(variant: str, options: Optional[Mapping[str, Any]]):
     check_variant(variant)
     if options is None:
         options = {}

@@ -40,6 +40,8 @@ class Contract(NamedTuple):
 
 
 def _check_int(name: str, value, lo: int, hi: int) -> int:
+    if type(value) is int and lo <= value <= hi:
+        return value
     if isinstance(value, bool):
         raise OptionError(f"{name} must be an integer from {lo} to {hi}, not a bool")
     try:

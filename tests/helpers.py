@@ -1,0 +1,63 @@
+"""Test helpers: build deck orders that deal chosen hands (RULES.md section 2).
+
+This re-states the dealing order independently of the core, so a test built
+with it also checks the core's deal.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Sequence, Union
+
+from balout import CardSet, State
+from balout.cards import Card, card_name
+
+DATA = Path(__file__).parent / "data"
+Cards = Union[str, Sequence]
+
+
+def deck_for(hands: Sequence[Cards], offer: str, receiver: int, dealer: int = 0) -> list:
+    """Deck order (card names, top first) so that, once the offer went to
+    ``receiver``, seat s holds ``hands[s]`` (8 cards each; the offer is in
+    ``hands[receiver]``)."""
+    sets = [list(CardSet(h)) for h in hands]
+    offer_card = Card(offer)
+    assert all(len(h) == 8 for h in sets), "each hand has 8 cards"
+    assert len(set().union(*map(set, sets))) == 32, "the four hands hold the 32 cards"
+    assert offer_card in sets[receiver], "the offer is in the receiver's hand"
+    rest = {s: [c for c in sets[s] if c != offer_card] for s in range(4)}
+    first = {s: rest[s][:5] for s in range(4)}
+    later = {s: rest[s][5:] for s in range(4)}
+    order = [(dealer + i) % 4 for i in range(1, 5)]
+    deck = []
+    for s in order:
+        deck += first[s][:3]
+    for s in order:
+        deck += first[s][3:5]
+    deck.append(offer_card)
+    for s in order:
+        deck += later[s]
+    assert len(deck) == 32
+    return [card_name(c) for c in deck]
+
+
+def state_for(hands: Sequence[Cards], offer: str, receiver: int, dealer: int = 0,
+              variant: str = "balout", bids: Sequence[str] = (), **kw) -> State:
+    """A state dealt so that the hands are as given, with ``bids`` applied."""
+    s = State(variant, deck=deck_for(hands, offer, receiver, dealer), dealer=dealer, **kw)
+    for b in bids:
+        s.apply_action(b)
+    return s
+
+
+def play(state: State, cards: Union[str, Sequence[str]]) -> State:
+    """Apply cards (a space-separated string or a list) in order."""
+    for c in (cards.split() if isinstance(cards, str) else cards):
+        state.apply_action(c)
+    return state
+
+
+def examples(variant: str) -> list:
+    """The shared example cases of a variant (tests/data/<variant>.jsonl)."""
+    with open(DATA / f"{variant}.jsonl", encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
