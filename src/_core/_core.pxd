@@ -1,5 +1,5 @@
 # Declarations of the C rules core (engine.h) and of the HandState type.
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 cdef extern from "engine.h" nogil:
     enum:
@@ -115,6 +115,29 @@ cdef extern from "engine.h" nogil:
     uint64_t rng_next(Rng *g)
     uint32_t rng_below(Rng *g, uint32_t n)
     void rng_shuffle_deck(Rng *g, uint8_t *deck)
+
+    int card_power(int c, int led, int trump)
+
+
+cdef extern from "sim.h" nogil:
+    enum:
+        NUM_POLICIES
+
+    ctypedef struct HandRow:
+        int16_t decl_value
+
+    ctypedef struct Aggregate:
+        int64_t hands
+
+    void rng_for(Rng *g, uint64_t key, uint64_t index)
+    int policy_act(const Hand *h, int policy, Rng *g)
+    void sim_hand(Hand *h, const Rules *r, const int8_t *policies, uint64_t key, uint64_t index,
+                  int dealer, int32_t s0, int32_t s1, int32_t pot)
+    void sim_hands(const Rules *r, const int8_t *policies, uint64_t key, uint64_t start, int64_t n,
+                   HandRow *rows, Aggregate *agg)
+    void sim_matches(const Rules *r, const int8_t *policies, uint64_t key, uint64_t start, int64_t n,
+                     int8_t *winner, int32_t *nhands, int32_t *score0, int32_t *score1,
+                     int32_t max_hands)
 
 
 cdef class HandState:

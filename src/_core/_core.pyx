@@ -6,7 +6,7 @@ The rules live in engine.c; this module exposes them with as little Python
 as possible per step. Argument checking of the slow paths (strings, numpy
 integers, bad values) is delegated to balout.actions / balout.errors.
 """
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy
 from cpython.long cimport PyLong_AsLongAndOverflow
 
@@ -129,7 +129,7 @@ cdef class HandState:
     __hash__ = None
 
     def __reduce__(self):
-        return (_rebuild, (type(self), self.variant, self.options, self._rules_tuple(),
+        return (_rebuild, (type(self), self.variant, dict(self.options), self._rules_tuple(),
                            self.deck, self.dealer, tuple(self.match_before), self.pot_before,
                            bytes(self.action_history)))
 
@@ -300,8 +300,9 @@ cdef class HandState:
 
 
 def _rebuild(cls, variant, options, rules, deck, dealer, match_before, pot, actions):
+    from types import MappingProxyType
     cdef HandState s = cls.__new__(cls)
-    s._setup(variant, options, rules, deck, dealer, match_before[0], match_before[1], pot)
+    s._setup(variant, MappingProxyType(options), rules, deck, dealer, match_before[0], match_before[1], pot)
     for a in actions:
         s.apply_action(a)
     return s
@@ -336,3 +337,72 @@ def declarations_of(uint32_t cards, tuple rules, int kind, int trump):
 def game_points(int raw, bint sun):
     """Baloot game points of the buyers' raw card points."""
     return baloot_game_points(raw, sun)
+
+
+# ---------------------------------------------------------------- simulation
+
+HAND_ROW_SIZE = sizeof(HandRow)
+AGGREGATE_FIELDS = sizeof(Aggregate) // 8
+POLICY_COUNT = NUM_POLICIES
+
+
+def sim_chunk(tuple rules, const int8_t[::1] policies, uint64_t key, uint64_t start, int64_t n,
+              unsigned char[::1] rows=None, int64_t[::1] agg=None):
+    """Simulate hands [start, start+n) without the GIL.
+
+    rows: a buffer of n * HAND_ROW_SIZE bytes (or None); agg: an int64 buffer
+    of AGGREGATE_FIELDS sums, added to (or None). Callers check the sizes.
+    """
+    cdef Rules r = make_rules(rules)
+    cdef HandRow *rp = NULL
+    cdef Aggregate *ap = NULL
+    if policies.shape[0] != 4:
+        raise ValueError("four policies, one per seat")
+    if rows is not None:
+        if rows.shape[0] < n * <int64_t>sizeof(HandRow):
+            raise ValueError("row buffer too small")
+        rp = <HandRow *>&rows[0]
+    if agg is not None:
+        if agg.shape[0] != AGGREGATE_FIELDS:
+            raise ValueError("aggregate buffer has the wrong size")
+        ap = <Aggregate *>&agg[0]
+    with nogil:
+        sim_hands(&r, &policies[0], key, start, n, rp, ap)
+
+
+def sim_matches_chunk(tuple rules, const int8_t[::1] policies, uint64_t key, uint64_t start,
+                      int8_t[::1] winner, int32_t[::1] nhands, int32_t[::1] score0,
+                      int32_t[::1] score1, int32_t max_hands):
+    """Simulate whole matches [start, start+len(winner)) without the GIL."""
+    cdef Rules r = make_rules(rules)
+    cdef int64_t n = winner.shape[0]
+    if policies.shape[0] != 4:
+        raise ValueError("four policies, one per seat")
+    if nhands.shape[0] != n or score0.shape[0] != n or score1.shape[0] != n:
+        raise ValueError("output arrays differ in length")
+    if n == 0:
+        return
+    with nogil:
+        sim_matches(&r, &policies[0], key, start, n, &winner[0], &nhands[0], &score0[0],
+                    &score1[0], max_hands)
+
+
+def sim_hand_state(HandState state, const int8_t[::1] policies, uint64_t key, uint64_t index,
+                   int dealer, int score0=0, int score1=0, int pot=0):
+    """Replay hand `index` of a run into `state` (already set up with the run's rules)."""
+    cdef Rules r = state.h.rules
+    if policies.shape[0] != 4:
+        raise ValueError("four policies, one per seat")
+    sim_hand(&state.h, &r, &policies[0], key, index, dealer, score0, score1, pot)
+    return state
+
+
+def policy_action(HandState state, int policy, uint64_t seed):
+    """The action a native policy picks in this state (seeded for `random`)."""
+    cdef Rng g
+    if not 0 <= policy < NUM_POLICIES:
+        raise ValueError(f"policy ids are 0..{NUM_POLICIES - 1}")
+    if state.h.phase == PHASE_DONE:
+        raise ValueError("the hand is over")
+    rng_seed(&g, seed)
+    return policy_act(&state.h, policy, &g)

@@ -2,11 +2,6 @@
 #include "engine.h"
 #include <string.h>
 
-#define BIT(c) (1u << (c))
-#define SUIT_MASK(s) (0xFFu << ((s) * 8))
-#define SUIT_OF(c) ((c) >> 3)
-#define RANK_OF(c) ((c) & 7)
-#define NEXT(s) (((s) + 1) & 3)
 
 /* [is_trump][rank], ranks 7 8 9 T J Q K A */
 const int8_t RANK_POINTS[2][8] = {
@@ -18,6 +13,11 @@ const int8_t RANK_POWER[2][8] = {
     {0, 1, 2, 6, 3, 4, 5, 7},
     {0, 1, 6, 4, 7, 2, 3, 5},
 };
+
+/* per trump suit (4 = no trump): card points and trick power of each card
+   (16+ for a trump, 8+ for a plain card when it follows the led suit) */
+int8_t CARD_POINTS[5][NCARDS];
+int8_t CARD_POWER[5][NCARDS];
 
 /* ranks (as an 8-bit pattern) whose trump strength beats rank r */
 static uint8_t TRUMP_ABOVE[8];
@@ -38,6 +38,12 @@ void engine_init(void)
                 m |= (uint8_t)(1u << q);
         TRUMP_ABOVE[r] = m;
     }
+    for (int t = 0; t < 5; t++)
+        for (int card = 0; card < NCARDS; card++) {
+            int is_trump = SUIT_OF(card) == t;
+            CARD_POINTS[t][card] = RANK_POINTS[is_trump][RANK_OF(card)];
+            CARD_POWER[t][card] = (int8_t)((is_trump ? 16 : 8) + RANK_POWER[is_trump][RANK_OF(card)]);
+        }
     for (int p = 0; p < 256; p++) {
         int n = 0, len = 0;
         for (int r = 0; r <= 8; r++) {
@@ -133,9 +139,11 @@ static int32_t decl_key(const Rules *r, int value, int len, int top, int trump_r
 void hand_declarations(uint32_t cards, const Rules *r, int kind, int trump, Decl *out)
 {
     int carre_rank[2], nc = 0;
-    for (int rank = 0; rank < 8; rank++) {
-        uint32_t four = 0x01010101u << rank;
-        if ((cards & four) == four && carre_value(r, kind, rank) > 0 && nc < 2)
+    uint32_t fours = cards & (cards >> 8) & (cards >> 16) & (cards >> 24) & 0xFF;
+    while (fours) {
+        int rank = __builtin_ctz(fours);
+        fours &= fours - 1;
+        if (carre_value(r, kind, rank) > 0 && nc < 2)
             carre_rank[nc++] = rank;
     }
     out->value = 0;
@@ -432,77 +440,63 @@ static void doubling_apply(Hand *h, int a)
 
 /* --------------------------------------------------------------- the play */
 
-static inline int card_power(int c, int led, int trump)
+/* yes if c else no, without a branch: under random play these conditions are
+   coin flips, and a mispredicted branch costs more than computing both sides */
+static inline uint32_t pick(uint32_t c, uint32_t yes, uint32_t no)
 {
-    int s = SUIT_OF(c);
-    if (s == trump)
-        return 16 + RANK_POWER[1][RANK_OF(c)];
-    if (s == led)
-        return 8 + RANK_POWER[0][RANK_OF(c)];
-    return 0;
+    return c ? yes : no;
 }
 
 static uint32_t legal_cards(const Hand *h)
 {
     int seat = h->to_act;
     uint32_t hand = h->hand[seat];
-    if (h->trick_len == 0)
-        return hand;
-    int led = SUIT_OF(h->trick[0]);
+    int led = SUIT_OF(h->trick[0]) & 3; /* garbage but in range when leading */
     uint32_t follow = hand & SUIT_MASK(led);
-    if (h->kind == KIND_SUN)
-        return follow ? follow : hand;
     int trump = h->trump;
+    if (trump < 0) /* Sun: follow suit if you can, else anything */
+        return pick(h->trick_len, pick(follow, follow, hand), hand);
     uint32_t trumps = hand & SUIT_MASK(trump);
-    int trump_winning = h->win_power >= 16;
-    uint32_t higher = 0;
-    if (trump_winning) {
-        int best = h->trick[(h->win_seat - h->leader) & 3];
-        higher = trumps & ((uint32_t)TRUMP_ABOVE[RANK_OF(best)] << (8 * trump));
-    }
-    if (led == trump) {
-        if (!follow)
-            return hand;
-        return higher ? higher : trumps;
-    }
-    if (follow)
-        return follow;
-    if (h->rules.partner_winning_frees && h->win_seat == ((seat + 2) & 3))
-        return hand;
-    if (!trumps)
-        return hand;
-    if (!trump_winning)
-        return trumps;
-    if (higher)
-        return h->rules.overtrump_when_cutting ? higher : trumps;
-    return h->rules.undertrump ? trumps : hand;
+    /* trumps that beat the trick's winner; every trump if no trump is in it */
+    int best = h->trick[(h->win_seat - h->leader) & 3] & 31;
+    uint32_t above = (uint32_t)TRUMP_ABOVE[RANK_OF(best)] << (8 * trump);
+    uint32_t beat = trumps & pick(h->win_power >= 16, above, ~0u);
+    /* void in the led suit and not freed by the partner: trump, overtrump */
+    const Rules *r = &h->rules;
+    int partner_wins = h->win_seat == ((seat + 2) & 3);
+    uint32_t cut = pick(beat, pick(r->overtrump_when_cutting, beat, trumps),
+                        pick(r->undertrump, trumps, hand));
+    cut = pick(partner_wins, trumps, cut); /* only an opponent's trump must be beaten */
+    cut = pick(trumps, cut, hand);
+    int freed = r->partner_winning_frees && partner_wins;
+    uint32_t plain_led = pick(follow, follow, pick(freed, hand, cut));
+    /* trump led: beat the highest trump if you can, else any trump */
+    uint32_t trump_led = pick(follow, pick(beat, beat, follow), hand);
+    return pick(h->trick_len, pick(led == trump, trump_led, plain_led), hand);
 }
 
 static void play_card(Hand *h, int c)
 {
     int seat = h->to_act;
+    int ti = h->trump >= 0 ? h->trump : 4;
     h->hand[seat] &= ~BIT(c);
     h->played |= BIT(c);
-    int led = h->trick_len ? SUIT_OF(h->trick[0]) : SUIT_OF(c);
-    int power = card_power(c, led, h->trump);
-    if (h->trick_len == 0 || power > h->win_power) {
-        h->win_power = (int8_t)power;
-        h->win_seat = (int8_t)seat;
-    }
+    int s = SUIT_OF(c);
+    int first = h->trick_len == 0;
+    int led = first ? s : SUIT_OF(h->trick[0]);
+    int power = (s == h->trump || s == led) ? CARD_POWER[ti][c] : 0;
+    int better = first | (power > h->win_power);
+    h->win_power = (int8_t)(better ? power : h->win_power);
+    h->win_seat = (int8_t)(better ? seat : h->win_seat);
+    h->trick_points = (int8_t)((first ? 0 : h->trick_points) + CARD_POINTS[ti][c]);
     h->trick[h->trick_len++] = (int8_t)c;
     if (h->trick_len < 4) {
         h->to_act = (int8_t)NEXT(seat);
-        enter_turn(h);
+        if (__builtin_expect(h->undecided != 0, 0))
+            enter_turn(h);
         return;
     }
-    int trumped = h->kind == KIND_TRUMP;
-    int pts = 0;
-    for (int i = 0; i < 4; i++) {
-        int cc = h->trick[i];
-        pts += RANK_POINTS[trumped && SUIT_OF(cc) == h->trump][RANK_OF(cc)];
-    }
-    if (h->ntricks == NTRICKS - 1)
-        pts += 10;
+    int pts = h->trick_points + (h->ntricks == NTRICKS - 1 ? 10 : 0);
     int w = h->win_seat;
     h->card_points[w & 1] += (int16_t)pts;
     h->tricks_won[w & 1]++;
@@ -516,7 +510,8 @@ static void play_card(Hand *h, int c)
         finish(h);
         return;
     }
-    enter_turn(h);
+    if (__builtin_expect(h->undecided != 0, 0))
+        enter_turn(h);
 }
 
 int trick_winner(const Hand *h, const int8_t *cards, int n, int leader)
@@ -716,6 +711,7 @@ void hand_reset(Hand *h)
     h->ntricks = 0;
     h->win_seat = -1;
     h->win_power = 0;
+    h->trick_points = 0;
     for (int i = 0; i < NTRICKS; i++)
         h->trick_winners[i] = -1;
     h->card_points[0] = h->card_points[1] = 0;
@@ -766,6 +762,12 @@ int hand_apply(Hand *h, int a)
         return ERR_OVER;
     if (a < 0 || a >= NUM_ACTIONS || !((hand_legal(h) >> a) & 1))
         return ERR_ILLEGAL;
+    hand_step(h, a);
+    return OK;
+}
+
+void hand_step(Hand *h, int a)
+{
     h->actions[h->nactions++] = (uint8_t)a;
     switch (h->phase) {
     case PHASE_PLAY:
@@ -788,7 +790,6 @@ int hand_apply(Hand *h, int a)
         break;
     }
     }
-    return OK;
 }
 
 int hand_undo(Hand *h)
@@ -820,43 +821,30 @@ void rng_seed(Rng *g, uint64_t seed)
         g->s[i] = splitmix64(&seed);
 }
 
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-uint64_t rng_next(Rng *g)
-{
-    uint64_t *s = g->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-/* unbiased integer in [0, n), Lemire's multiply-and-reject */
-uint32_t rng_below(Rng *g, uint32_t n)
-{
-    uint64_t m = (uint64_t)(uint32_t)(rng_next(g) >> 32) * n;
-    uint32_t low = (uint32_t)m;
-    if (low < n) {
-        uint32_t floor = (uint32_t)(-n) % n;
-        while (low < floor) {
-            m = (uint64_t)(uint32_t)(rng_next(g) >> 32) * n;
-            low = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
-
 void rng_shuffle_deck(Rng *g, uint8_t *deck)
 {
+    /* Fisher-Yates; each 64-bit draw gives two 32-bit numbers, reduced to
+       [0, i] without bias by Lemire's multiply-and-reject */
+    uint64_t bits = 0;
+    int have = 0;
     for (int i = 0; i < NCARDS; i++)
         deck[i] = (uint8_t)i;
     for (int i = NCARDS - 1; i > 0; i--) {
-        int j = (int)rng_below(g, (uint32_t)i + 1);
+        uint32_t n = (uint32_t)i + 1, x;
+        if (!have) {
+            bits = rng_next(g);
+            x = (uint32_t)(bits >> 32);
+        } else {
+            x = (uint32_t)bits;
+        }
+        have = !have;
+        uint64_t m = (uint64_t)x * n;
+        if ((uint32_t)m < n) {
+            uint32_t floor = (uint32_t)(-n) % n;
+            while ((uint32_t)m < floor)
+                m = (uint64_t)(uint32_t)(rng_next(g) >> 32) * n;
+        }
+        int j = (int)(m >> 32);
         uint8_t t = deck[i];
         deck[i] = deck[j];
         deck[j] = t;

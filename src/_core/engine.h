@@ -143,6 +143,7 @@ typedef struct {
     int8_t trick_winners[NTRICKS];
     int16_t card_points[2];
     int8_t tricks_won[2];
+    int8_t trick_points;
 
     /* history, for undo and records */
     int16_t nactions;
@@ -150,18 +151,39 @@ typedef struct {
     Result result;
 } Hand;
 
+#define BIT(c) (1u << (c))
+#define SUIT_MASK(s) (0xFFu << ((s) * 8))
+#define SUIT_OF(c) ((c) >> 3)
+#define RANK_OF(c) ((c) & 7)
+#define NEXT(s) (((s) + 1) & 3)
+
 /* one-time table initialisation (idempotent) */
 void engine_init(void);
 
 /* tables, exported for the wrappers */
 extern const int8_t RANK_POINTS[2][8];   /* [is_trump][rank] */
 extern const int8_t RANK_POWER[2][8];    /* [is_trump][rank], 0 = weakest */
+extern int8_t CARD_POINTS[5][NCARDS];     /* [trump suit or 4][card] */
+extern int8_t CARD_POWER[5][NCARDS];
+
+/* trick strength of card c: 16+ as a trump, 8+ in the led suit, else 0 */
+static inline int card_power(int c, int led, int trump)
+{
+    int s = SUIT_OF(c);
+    if (s == trump)
+        return 16 + RANK_POWER[1][RANK_OF(c)];
+    if (s == led)
+        return 8 + RANK_POWER[0][RANK_OF(c)];
+    return 0;
+}
 
 void hand_new(Hand *h, const Rules *r, const uint8_t *deck, int dealer,
               int32_t score0, int32_t score1, int32_t pot);
 void hand_reset(Hand *h);
 uint64_t hand_legal(const Hand *h);
 int hand_apply(Hand *h, int action);
+/* apply an action known to be legal (no check): for the native loops */
+void hand_step(Hand *h, int action);
 int hand_undo(Hand *h);
 int hand_team_of(int seat);
 int trick_winner(const Hand *h, const int8_t *cards, int n, int leader);
@@ -181,8 +203,34 @@ int baloot_game_points(int raw, int sun);
 /* xoshiro256** random stream */
 typedef struct { uint64_t s[4]; } Rng;
 void rng_seed(Rng *g, uint64_t seed);
-uint64_t rng_next(Rng *g);
-uint32_t rng_below(Rng *g, uint32_t n);
 void rng_shuffle_deck(Rng *g, uint8_t *deck);
+
+static inline uint64_t rng_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static inline uint64_t rng_next(Rng *g)
+{
+    uint64_t *s = g->s;
+    uint64_t result = rng_rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rng_rotl(s[3], 45);
+    return result;
+}
+
+/* unbiased integer in [0, n), Lemire's multiply-and-reject */
+static inline uint32_t rng_below(Rng *g, uint32_t n)
+{
+    uint64_t m = (uint64_t)(uint32_t)(rng_next(g) >> 32) * n;
+    if ((uint32_t)m < n) {
+        uint32_t floor = (uint32_t)(-n) % n;
+        while ((uint32_t)m < floor)
+            m = (uint64_t)(uint32_t)(rng_next(g) >> 32) * n;
+    }
+    return (uint32_t)(m >> 32);
+}
 
 #endif

@@ -49,9 +49,7 @@ def parse_action(text: str) -> int:
     a = _BY_NAME.get(text)
     if a is not None:
         return a
-    if ":" in text or text.isalpha() and text.islower():
-        raise ValueError(f"unknown action {text!r}")
-    return int(parse_card(text))
+    return int(parse_card(text))  # raises CardError (a ValueError) if not a card
 
 
 def is_card_text(text: str) -> bool:
@@ -63,23 +61,26 @@ def is_card_text(text: str) -> bool:
 
 
 def to_action(state, action) -> int:
-    """Slow path of HandState.apply_action: anything but a plain int."""
-    from .errors import ActionTypeError, illegal_text
+    """Slow path of HandState.apply_action: anything but a plain int.
+
+    Returns an action id, or -1 for an integer out of range (the caller
+    reports it as an unknown action)."""
+    from .errors import ActionTypeError, illegal_text, legal_names
 
     if isinstance(action, str):
         try:
             return parse_action(action)
         except ValueError:
             raise illegal_text(state, action) from None
-    if isinstance(action, bool) or action is None:
-        raise ActionTypeError(
-            f"an action is an int id (0..{NUM_ACTIONS - 1}), a Card or a string such as "
-            f"'TS' or 'take:H', not {action!r}"
-        )
-    try:
-        return operator.index(action)
-    except TypeError:
-        raise ActionTypeError(
-            f"an action is an int id (0..{NUM_ACTIONS - 1}), a Card or a string such as "
-            f"'TS' or 'take:H', not {type(action).__name__}"
-        ) from None
+    if not isinstance(action, bool) and action is not None:
+        try:
+            a = operator.index(action)
+        except TypeError:
+            pass
+        else:
+            return a if 0 <= a < NUM_ACTIONS else -1
+    what = repr(action) if isinstance(action, (bool, float, type(None))) else f"a {type(action).__name__}"
+    raise ActionTypeError(
+        f"{what} is not an action: an action is an int id (0..{NUM_ACTIONS - 1}), a Card or a "
+        f"string such as 'TS' or 'take:H'; legal now: {', '.join(legal_names(state)) or 'nothing'}"
+    )

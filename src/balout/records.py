@@ -17,6 +17,7 @@ __all__ = ["load", "loads", "dump", "check_record", "record_of", "state_from_rec
 
 RECORD_FIELDS = ("variant", "options", "dealer", "deck", "bids", "doubling", "declare", "plays")
 _LISTS = {"auction": "bids", "doubling": "doubling", "declare": "declare", "play": "plays"}
+_PHASE_ORDER = {"auction": 0, "doubling": 1, "declare": 2, "play": 2}
 
 
 def loads(text: str) -> List[dict]:
@@ -25,21 +26,33 @@ def loads(text: str) -> List[dict]:
     if not stripped:
         return []
     if stripped[0] == "[":
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as e:
-            raise RecordError(f"not valid JSON: {e}") from None
+        data = _parse_json(stripped, None)
+        if not isinstance(data, list):
+            raise RecordError("expected a list of records")
         return [check_record(r, f"records[{i}]") for i, r in enumerate(data)]
+    if stripped[0] == "{" and "\n" in stripped:
+        try:  # one pretty-printed record
+            whole = json.loads(stripped)
+        except (ValueError, RecursionError):
+            pass
+        else:
+            return [check_record(whole)]
     out = []
     for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise RecordError(f"not valid JSON: {e.msg} (column {e.colno})", place=f"line {n}") from None
-        out.append(check_record(obj, f"line {n}"))
+        if line.strip():
+            out.append(check_record(_parse_json(line, f"line {n}"), f"line {n}"))
     return out
+
+
+def _parse_json(text: str, place: Optional[str]):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"not valid JSON: {e.msg} (column {e.colno})", place=place) from None
+    except RecursionError:
+        raise RecordError("not valid JSON: nested too deeply", place=place) from None
+    except ValueError as e:  # e.g. integers too long to convert
+        raise RecordError(f"not valid JSON: {e}", place=place) from None
 
 
 def load(source: Union[str, os.PathLike, IO[str]]) -> List[dict]:
@@ -85,7 +98,9 @@ def check_record(rec, where: str = "") -> dict:
         raise RecordError(f"unknown field {unknown[0]!r}; fields are {', '.join(RECORD_FIELDS)}",
                           place=where or None)
     variant = rec.get("variant", "balout")
-    options = rec.get("options", {})
+    options = rec.get("options")
+    if options is None:
+        options = {}
     try:
         _rules.resolve(variant, options)
     except OptionError as e:
@@ -161,6 +176,8 @@ def apply_record_actions(state: State, rec: Mapping) -> State:
             action = lists[phase][i]
             if state.is_terminal():
                 kind, reason = "hand over", "the hand is over: no action is legal"
+            elif _PHASE_ORDER[phase] < _PHASE_ORDER[state.phase]:
+                kind, reason = "out of order", f"the {phase} is over: the hand is at its {state.phase} phase"
             else:
                 kind, reason = "out of order", f"the hand is at its {state.phase} phase; {key} come later"
             raise IllegalActionError(action, state.legal_action_strings(), kind, reason,
@@ -182,10 +199,12 @@ class ReplayError(RecordError):
         self.error = error
         self.record_index = record_index
         self.outputs = outputs
-        RecordError.__init__(self, f"record {record_index}: {error}", place=getattr(error, "place", None),
-                             kind=getattr(error, "kind", "malformed record"),
-                             action=getattr(error, "action", None), legal=getattr(error, "legal", ()))
+        self.place = getattr(error, "place", None)
+        self.kind = getattr(error, "kind", "malformed record")
+        self.action = getattr(error, "action", None)
+        self.legal = list(getattr(error, "legal", ()))
         self.reason = getattr(error, "reason", str(error))
+        Exception.__init__(self, f"record {record_index}: {error}")
 
     def to_dict(self) -> dict:
         d = self.error.to_dict() if hasattr(self.error, "to_dict") else {"reason": str(self.error)}
@@ -205,7 +224,8 @@ def replay_states(records: Iterable[Mapping]) -> Iterator[State]:
         if match is None:
             match = Match(rec["variant"], options=rec["options"])
         elif rec["variant"] != match.variant or dict(_rules.resolve(rec["variant"], rec["options"])[1]) != dict(match.options):
-            raise RecordError("every record of a match has the same variant and options", place="options")
+            raise RecordError("every record of a match has the same variant and options",
+                              place="variant" if rec["variant"] != match.variant else "options")
         if match.is_over:
             raise RecordError(f"the match was already won by team {match.winner} "
                               f"({match.score[0]}-{match.score[1]})", place=f"records[{i}]", kind="match over")

@@ -24,6 +24,7 @@ class Option:
     describe_allowed: Callable[[str], str]
     encode: Callable[[Any], int]
     doc: str
+    boolean: bool = False
 
 
 def _boolean(doc: str, defaults: Mapping[str, bool]) -> Callable[[str], Option]:
@@ -34,6 +35,7 @@ def _boolean(doc: str, defaults: Mapping[str, bool]) -> Callable[[str], Option]:
             describe_allowed=lambda v: "true/false (or 'on'/'off')",
             encode=lambda x: int(x is True or x == "on"),
             doc=doc,
+            boolean=True,
         )
     return make
 
@@ -158,7 +160,7 @@ def _resolve(variant: str, options: Optional[Mapping[str, Any]]):
         if not opt.allowed(variant, value):
             raise OptionError(
                 f"bad value {value!r} for option {name!r} of {variant!r}; allowed: {opt.describe_allowed(variant)}")
-        if isinstance(value, str) and value in ("on", "off"):
+        if opt.boolean and isinstance(value, str):
             value = value == "on"
         resolved[name] = value
     fields = [VARIANT_IDS[variant]]

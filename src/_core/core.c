@@ -1,0 +1,4 @@
+/* One translation unit for the whole native core, so that the compiler can
+   inline the engine into the simulation loops. */
+#include "engine.c"
+#include "sim.c"

@@ -1,0 +1,561 @@
+"""Bad input through the State API (RULES.md section 6).
+
+Every illegal or malformed action raises a clear balout error (which move,
+why, what was legal) and leaves the state unchanged; no input ever crashes.
+"""
+import random
+import string
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from helpers import deck_for, state_for  # noqa: E402
+
+import balout  # noqa: E402
+from balout import (ActionTypeError, BaloutError, Card, CardError, IllegalActionError,  # noqa: E402
+                    OptionError, State)
+from balout.cards import card_name  # noqa: E402
+
+VARIANTS = ("balout", "belote", "baloot")
+HANDS = ["7S 8S 9S TS 7H 8H 9H TH", "JS QS KS AS JH QH KH AH",
+         "7D 8D 9D TD JD QD KD AD", "7C 8C 9C TC JC QC KC AC"]
+
+
+def snapshot(state):
+    return (state.clone(), state.summary(), list(state.legal_actions()), bytes(state.action_history),
+            state.phase, state.to_act)
+
+
+def assert_unchanged(state, snap):
+    before, summ, legal, hist, phase, to_act = snap
+    assert state == before
+    assert state.summary() == summ
+    assert list(state.legal_actions()) == legal
+    assert bytes(state.action_history) == hist
+    assert state.phase == phase and state.to_act == to_act
+
+
+def rejected(state, action, exc=IllegalActionError):
+    snap = snapshot(state)
+    with pytest.raises(exc) as info:
+        state.apply_action(action)
+    assert_unchanged(state, snap)
+    return info.value
+
+
+def auction_state():
+    # dealer 0, offer AH (not a jack): seat 1 speaks first
+    return state_for(HANDS, offer="AH", receiver=1, dealer=0)
+
+
+def trick_state():
+    """Seat 1 took hearts; seat 2 led AD, seat 3 AC, seat 0 7S; seat 1 (void in D) must trump."""
+    s = state_for(HANDS, offer="AH", receiver=1, dealer=0, bids=["take"])
+    for c in ("AD", "AC", "7S"):
+        s.apply_action(c)
+    assert s.to_act == 1 and s.legal_action_strings() == ["AH", "JH", "KH", "QH"]
+    return s
+
+
+def finished_state(variant="balout", seed=3):
+    s = State(variant, seed=seed)
+    rng = random.Random(seed)
+    while not s.is_terminal():
+        s.apply_action(rng.choice(s.legal_actions()))
+    return s
+
+
+def check_message(err, action, legal):
+    msg = str(err)
+    assert repr(action) in msg or str(action) in msg, msg
+    for name in legal:
+        assert name in msg, (name, msg)
+    assert err.legal == legal
+    assert err.action == action
+
+
+# ---------------------------------------------------------------- play phase
+
+def test_card_not_in_hand():
+    s = trick_state()
+    err = rejected(s, "7C")
+    assert err.kind == "card not in hand" and err.seat == 1
+    check_message(err, "7C", ["AH", "JH", "KH", "QH"])
+    assert "seat 1" in err.reason
+
+
+def test_card_already_played_is_not_in_hand():
+    s = trick_state()
+    err = rejected(s, "AD")
+    assert err.kind == "card not in hand"
+
+
+def test_card_in_hand_but_illegal():
+    s = trick_state()
+    for c in ("JS", "QS", "KS", "AS"):
+        err = rejected(s, c)
+        assert err.kind == "card in hand but illegal"
+        check_message(err, c, ["AH", "JH", "KH", "QH"])
+    # the same card as an id and as a Card object
+    err = rejected(s, int(Card("JS")))
+    assert err.kind == "card in hand but illegal"
+    assert err.action == "JS"
+    err = rejected(s, Card("JS"))
+    assert err.kind == "card in hand but illegal"
+
+
+@pytest.mark.parametrize("bad", ["QQ", "1S", "TX", "", " ", "JHH", "J", "AHx", "\x00", "10", "ace"])
+def test_malformed_card_in_play(bad):
+    s = trick_state()
+    err = rejected(s, bad)
+    assert err.kind == "malformed card"
+    check_message(err, bad, ["AH", "JH", "KH", "QH"])
+
+
+@pytest.mark.parametrize("bid", ["pass", "take", "take:S", "hokm", "sun", "double", "declare"])
+def test_bid_in_play_phase(bid):
+    s = trick_state()
+    err = rejected(s, bid)
+    assert err.kind == "not a card"
+    check_message(err, bid, ["AH", "JH", "KH", "QH"])
+
+
+def test_legal_card_applies_in_every_accepted_spelling():
+    # section 1: parsers accept 10 for T, lower case and suit symbols
+    spellings = ["JH", "jh", "Jh", "jH", "J♥", "j♥"]
+    for sp in spellings:
+        s = trick_state()
+        s.apply_action(sp)
+        assert list(s.trick_winners) == [1], sp
+    for sp in ["TH", "th", "10H", "10h", "T♥"]:
+        s = state_for(HANDS, offer="AH", receiver=1, dealer=0, bids=["take"])
+        s.apply_action("TD")
+        s.apply_action("TC")
+        s.apply_action(sp)  # seat 0 holds TH: void in D, trumps with TH
+        assert str(s.trick[-1][1]) == "TH", sp
+
+
+# ---------------------------------------------------------------- auction
+
+@pytest.mark.parametrize("card", ["7S", "AH", "JD"])
+def test_card_in_the_auction(card):
+    s = auction_state()
+    err = rejected(s, card)
+    assert err.kind == "illegal bid"
+    check_message(err, card, ["pass", "take"])
+
+
+@pytest.mark.parametrize("bad", ["take:H", "take:S", "sun", "hokm", "ashkal", "double", "gahwa"])
+def test_illegal_bid(bad):
+    s = auction_state()
+    err = rejected(s, bad)
+    assert err.kind == "illegal bid"
+    check_message(err, bad, ["pass", "take"])
+
+
+@pytest.mark.parametrize("bad", ["QQ", "bid", "PASS", "Take", "take:X", "take:", "pass ", ""])
+def test_malformed_bid(bad):
+    s = auction_state()
+    err = rejected(s, bad)
+    assert err.kind == "malformed bid"
+    check_message(err, bad, ["pass", "take"])
+
+
+def test_forced_take_refuses_pass():
+    s = state_for(HANDS, offer="JH", receiver=1, dealer=0)
+    err = rejected(s, "pass")
+    check_message(err, "pass", ["take"])
+
+
+def test_illegal_doubling_decision():
+    s = State("baloot", seed=0)
+    for b in ("hokm", "pass", "pass", "pass"):
+        s.apply_action(b)
+    assert s.phase == "doubling"
+    for bad in ("three", "four", "gahwa", "take", "7S"):
+        err = rejected(s, bad)
+        assert err.kind == "illegal doubling"
+        check_message(err, bad, ["double", "pass"])
+
+
+# ---------------------------------------------------------------- ids and types
+
+@pytest.mark.parametrize("bad", [999, 50, -1, -50, 2 ** 31, 2 ** 63, 2 ** 70, -(2 ** 70)])
+def test_unknown_action_id(bad):
+    for s in (auction_state(), trick_state()):
+        legal = s.legal_action_strings()
+        err = rejected(s, bad)
+        assert err.kind == "unknown action"
+        check_message(err, bad, legal)
+        assert "0..49" in err.reason
+
+
+@pytest.mark.parametrize("bad", [True, False, None, 1.0, 32.0, 1.5, float("nan"), [32], (32,), {32},
+                                 {"a": 32}, b"TS", bytearray(b"TS"), 1j, object(),
+                                 np.float64(32.0), np.array([32]), np.array([32, 33])])
+def test_wrong_type_action(bad):
+    for s in (auction_state(), trick_state()):
+        err = rejected(s, bad, ActionTypeError)
+        assert isinstance(err, TypeError) and isinstance(err, BaloutError)
+        msg = str(err)
+        assert "int id" in msg and "string" in msg
+        assert repr(bad) in msg or type(bad).__name__ in msg
+
+
+@pytest.mark.parametrize("bad", [None, 1.5, [32], True])
+def test_wrong_type_action_message_lists_legal_actions(bad):
+    # section 6: a clear error says which move, why, and what was legal
+    s = auction_state()
+    err = rejected(s, bad, ActionTypeError)
+    assert "pass" in str(err) and "take" in str(err)
+
+
+@pytest.mark.parametrize("make", [np.int64, np.int32, np.int16, np.uint8, np.uint64, int])
+def test_numpy_integer_accepted_as_id(make):
+    s = auction_state()
+    ref = auction_state()
+    ref.apply_action(33)
+    s.apply_action(make(33))  # take
+    assert s == ref
+    s = trick_state()
+    ref = trick_state()
+    jh = int(Card("JH"))
+    ref.apply_action(jh)
+    s.apply_action(make(jh))
+    assert s == ref
+
+
+@pytest.mark.parametrize("bad", [np.int64(-5), np.int64(999), np.int64(2 ** 62), np.uint64(2 ** 64 - 1),
+                                 np.uint64(2 ** 63)])
+def test_numpy_out_of_range_id(bad):
+    s = trick_state()
+    err = rejected(s, bad)
+    assert err.kind == "unknown action"
+
+
+class BigIndex:
+    def __index__(self):
+        return 2 ** 70
+
+
+class BigInt(int):
+    pass
+
+
+@pytest.mark.parametrize("bad", [BigIndex(), BigInt(2 ** 70), BigInt(-(2 ** 70)), BigInt(999)])
+def test_integer_like_out_of_range(bad):
+    s = auction_state()
+    err = rejected(s, bad)
+    assert err.kind == "unknown action"
+
+
+def test_bool_is_not_card_1():
+    s = trick_state()
+    # True == 1 == 8S would be a card id; it must not be taken as one
+    rejected(s, True, ActionTypeError)
+    rejected(s, False, ActionTypeError)
+
+
+# ---------------------------------------------------------------- hand over, undo
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_acting_after_the_hand_is_over(variant):
+    s = finished_state(variant)
+    assert s.is_terminal() and s.legal_actions() == []
+    for a in ("7S", "pass", 0, 32, "QQ", 999):
+        err = rejected(s, a)
+        assert err.kind == "hand over"
+        assert err.legal == []
+        assert "over" in str(err)
+    rejected(s, None, ActionTypeError)
+
+
+def test_acting_after_a_cancelled_hand():
+    s = auction_state()
+    for _ in range(8):
+        s.apply_action("pass")
+    assert s.is_terminal() and s.outcome == "cancelled"
+    err = rejected(s, "pass")
+    assert err.kind == "hand over"
+
+
+def test_undo_with_no_history():
+    s = auction_state()
+    snap = snapshot(s)
+    with pytest.raises(BaloutError) as info:
+        s.undo()
+    assert "nothing to undo" in str(info.value)
+    assert_unchanged(s, snap)
+    with pytest.raises(BaloutError):
+        s.pop()
+    assert_unchanged(s, snap)
+
+
+def test_undo_restores_after_error():
+    s = trick_state()
+    before = s.clone()
+    rejected(s, "QQ")
+    s.apply_action("JH")
+    s.undo()
+    assert s == before
+
+
+# ---------------------------------------------------------------- constructor
+
+def good_deck():
+    return deck_for(HANDS, offer="AH", receiver=1)
+
+
+@pytest.mark.parametrize("variant", ["bridge", "BALOUT", "", None, 0, ["balout"]])
+def test_unknown_variant(variant):
+    with pytest.raises(OptionError) as info:
+        State(variant, seed=1)
+    assert "variant" in str(info.value)
+    assert "balout, belote, baloot" in str(info.value)
+
+
+@pytest.mark.parametrize("deck,words", [
+    (lambda d: d[:31], ["32", "31"]),
+    (lambda d: d + ["7S"], ["32", "33"]),
+    (lambda d: [], ["32", "0"]),
+    (lambda d: d[:31] + [d[0]], [None, "twice"]),
+    (lambda d: d[:31] + ["ZZ"], ["'ZZ'"]),
+    (lambda d: d[:31] + [None], ["NoneType"]),
+    (lambda d: d[:31] + [32], ["32", "0..31"]),
+    (lambda d: d[:31] + [-1], ["-1"]),
+    (lambda d: 5, ["int"]),
+    (lambda d: bytes(range(31)) + b"\xc8", ["0..31"]),
+])
+def test_bad_deck(deck, words):
+    d = good_deck()
+    with pytest.raises(CardError) as info:
+        State("balout", deck=deck(d))
+    for w in words:
+        if w is None:
+            w = d[0]
+        assert w in str(info.value), str(info.value)
+
+
+def test_good_deck_forms_agree():
+    d = good_deck()
+    ids = [int(Card(c)) for c in d]
+    a = State("balout", deck=d)
+    assert State("balout", deck=" ".join(d)) == a
+    assert State("balout", deck=ids) == a
+    assert State("balout", deck=bytes(ids)) == a
+    assert [card_name(c) for c in a.deck] == d
+
+
+@pytest.mark.parametrize("dealer,word", [(4, "4"), (-1, "-1"), ("0", "str"), (True, "bool"),
+                                         (1.0, "float"), (None, "NoneType"), (2 ** 70, str(2 ** 70))])
+def test_bad_dealer(dealer, word):
+    with pytest.raises(OptionError) as info:
+        State("balout", seed=1, dealer=dealer)
+    assert "dealer" in str(info.value) and word in str(info.value)
+
+
+@pytest.mark.parametrize("seed,word", [(-1, "-1"), (2 ** 64, str(2 ** 64)), ("x", "str"),
+                                       (True, "bool"), (1.5, "float"), ([1], "list")])
+def test_bad_seed(seed, word):
+    with pytest.raises(OptionError) as info:
+        State("balout", seed=seed)
+    assert "seed" in str(info.value) and word in str(info.value)
+
+
+def test_extreme_good_seeds():
+    for seed in (0, 2 ** 64 - 1, np.uint64(2 ** 64 - 1), np.int64(5)):
+        s = State("balout", seed=seed)
+        assert sorted(s.deck) == list(range(32))
+    assert State("balout", seed=7) == State("balout", seed=7)
+    assert State("balout", seed=np.int64(7)) == State("balout", seed=7)
+
+
+def test_deck_and_seed_both_given():
+    with pytest.raises(OptionError) as info:
+        State("balout", deck=good_deck(), seed=1)
+    assert "deck" in str(info.value) and "seed" in str(info.value)
+
+
+@pytest.mark.parametrize("ms,word", [((1,), "pair"), ((1, 2, 3), "pair"), (5, "pair"), (None, "pair"),
+                                     ((-1, 0), "match_score[0]"), ((0, 2 ** 40), "match_score[1]"),
+                                     (("a", 0), "str"), ((True, 0), "bool"), ((1.5, 0), "float")])
+def test_bad_match_score(ms, word):
+    with pytest.raises(OptionError) as info:
+        State("balout", seed=1, match_score=ms)
+    assert word in str(info.value)
+
+
+@pytest.mark.parametrize("variant", ["belote", "baloot"])
+def test_litige_pot_without_the_option(variant):
+    with pytest.raises(OptionError) as info:
+        State(variant, seed=1, litige_pot=81)
+    assert "litige_pot" in str(info.value) and variant in str(info.value)
+    assert State(variant, seed=1, litige_pot=0).litige_pot == 0
+    with pytest.raises(OptionError):
+        State("balout", seed=1, litige_pot=81, options={"litige_pot": False})
+    assert State("balout", seed=1, litige_pot=81).litige_pot == 81
+
+
+@pytest.mark.parametrize("pot", [-1, "81", 1.5, True])
+def test_bad_litige_pot_value(pot):
+    with pytest.raises(OptionError) as info:
+        State("balout", seed=1, litige_pot=pot)
+    assert "litige_pot" in str(info.value)
+
+
+@pytest.mark.parametrize("variant,options,words", [
+    ("balout", {"nope": 1}, ["'nope'", "target"]),
+    ("balout", {"target": 550}, ["550", "target"]),
+    ("belote", {"target": 400}, ["400"]),
+    ("baloot", {"target": 51}, ["51"]),
+    ("balout", {"doubling": True}, ["'doubling'", "baloot"]),
+    ("belote", {"sun_overcall": False}, ["'sun_overcall'"]),
+    ("baloot", {"litige_pot": True}, ["'litige_pot'"]),
+    ("balout", {"litige_pot": 1}, ["litige_pot"]),
+    ("balout", {"first_lead": "me"}, ["'me'"]),
+    ("balout", {"capot": "kaboot"}, ["'kaboot'"]),
+    ("baloot", {"three_multiplier": 4}, ["4"]),
+    ("balout", [("target", 500)], ["mapping"]),
+    ("balout", "target", ["mapping"]),
+])
+def test_bad_options(variant, options, words):
+    with pytest.raises(OptionError) as info:
+        State(variant, seed=1, options=options)
+    for w in words:
+        assert w in str(info.value), str(info.value)
+
+
+def test_errors_are_balout_errors_and_builtin_kinds():
+    assert issubclass(IllegalActionError, BaloutError) and issubclass(IllegalActionError, ValueError)
+    assert issubclass(ActionTypeError, TypeError)
+    assert issubclass(CardError, ValueError) and issubclass(OptionError, ValueError)
+    assert issubclass(balout.RecordError, BaloutError)
+
+
+# ---------------------------------------------------------------- fuzz
+
+_NAMES = ["pass", "take", "hokm", "sun", "ashkal", "double", "three", "four", "gahwa", "declare"] + \
+    [f"{a}:{s}" for a in ("take", "hokm") for s in "SHDCX"] + \
+    [r + s for r in "789TJQKA" for s in "SHDC"]
+_ALPHABET = string.ascii_letters + string.digits + string.punctuation + " \t\n\x00♠♥♦♣é١"
+
+
+def _garbage(rng):
+    k = rng.randrange(12)
+    if k == 0:
+        return rng.randint(-2 ** 80, 2 ** 80)
+    if k == 1:
+        return rng.randint(-100, 200)
+    if k == 2:
+        return "".join(rng.choice(_ALPHABET) for _ in range(rng.randrange(0, 8)))
+    if k == 3:
+        name = rng.choice(_NAMES)
+        how = rng.randrange(4)
+        if how == 0:
+            return name.upper()
+        if how == 1:
+            return name.lower()
+        if how == 2:
+            return " " + name
+        return name
+    if k == 4:
+        return rng.choice([None, True, False, 1.0, 33.0, float("inf"), float("nan"), -0.0, 1j,
+                           b"pass", b"7S", bytearray(b"x"), [], [33], (), {}, set(), frozenset(),
+                           object(), Ellipsis, type, int, str, NotImplemented, range(3), slice(1)])
+    if k == 5:
+        return rng.choice([np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+                           np.uint64])(rng.randrange(0, 128))
+    if k == 6:
+        return rng.choice([np.int64(rng.randint(-2 ** 63, 2 ** 63 - 1)),
+                           np.uint64(rng.randint(0, 2 ** 64 - 1)),
+                           np.uint32(rng.randint(0, 2 ** 32 - 1)),
+                           np.int32(rng.randint(-2 ** 31, 2 ** 31 - 1))])
+    if k == 7:
+        return rng.choice([np.float32(1.0), np.float64(32.0), np.bool_(True), np.array(5),
+                           np.array([1, 2]), np.str_("pass"), np.str_("ZZ")])
+    if k == 8:
+        return Card(rng.randrange(32))
+    if k == 9:
+        return rng.choice(["\ud800", "x" * 10000, "10" * 50, "♠" * 3, "٧S", "pass\x00"])
+    if k == 10:
+        return BigInt(rng.randint(-2 ** 80, 2 ** 80))
+    return str(rng.randint(-1000, 1000))
+
+
+def _random_states(variant, rng, n):
+    out = []
+    opts = [{}, {"declarations": "choice"}] if variant != "baloot" else [{}, {"declarations": "choice"},
+                                                                         {"doubling": False}]
+    for _ in range(n):
+        s = State(variant, seed=rng.randrange(2 ** 32), dealer=rng.randrange(4),
+                  options=rng.choice(opts))
+        steps = rng.randrange(0, 45)
+        while steps and not s.is_terminal():
+            s.apply_action(rng.choice(s.legal_actions()))
+            steps -= 1
+        out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_fuzz_garbage_actions(variant):
+    rng = random.Random(f"fuzz-{variant}")
+    crashes = {}
+    errors = applied = 0
+    for s in _random_states(variant, rng, 150):
+        for _ in range(30):
+            action = _garbage(rng)
+            snap = snapshot(s)
+            legal = list(s.legal_actions())
+            try:
+                s.apply_action(action)
+            except BaloutError as e:
+                errors += 1
+                assert_unchanged(s, snap)
+                if isinstance(e, IllegalActionError):
+                    assert e.legal == sorted(s.legal_action_strings())
+                    assert str(e)
+            except Exception as e:  # noqa: BLE001 - this is what the test hunts
+                key = (type(e).__name__, type(action).__name__)
+                crashes.setdefault(key, (repr(action)[:60], str(e)[:120]))
+                # whatever happened, the state must not have moved
+                assert_unchanged(s, snap)
+            else:
+                applied += 1
+                assert len(s.action_history) == len(snap[3]) + 1
+                assert s.action_history[-1] in legal
+                s.undo()
+                assert_unchanged(s, snap)
+    assert errors > 3000
+    assert applied > 0
+    assert not crashes, f"non-balout exceptions: {crashes}"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_fuzz_garbage_in_records(variant):
+    """Garbage actions inside records replay to balout errors only."""
+    from balout.records import replay
+
+    rng = random.Random(f"rec-{variant}")
+    crashes = {}
+    for s in _random_states(variant, rng, 60):
+        rec = s.to_record()
+        key = rng.choice(["bids", "doubling", "plays"])
+        lst = list(rec[key])
+        bad = _garbage(rng)
+        if isinstance(bad, (np.generic, np.ndarray, BigInt, Card, bytes, bytearray, set, frozenset,
+                            type, range, slice, complex)) or bad in (Ellipsis, NotImplemented) \
+                or type(bad) is object:
+            bad = str(bad)  # records are JSON: keep JSON-like values only
+        lst.insert(rng.randrange(len(lst) + 1), bad)
+        rec[key] = lst
+        try:
+            replay([rec])
+        except BaloutError:
+            pass
+        except Exception as e:  # noqa: BLE001
+            crashes.setdefault(type(e).__name__, (repr(bad)[:60], str(e)[:120]))
+    assert not crashes, f"non-balout exceptions: {crashes}"
