@@ -133,6 +133,7 @@ cdef extern from "sim.h" nogil:
     int policy_act(const Hand *h, int policy, Rng *g)
     void sim_hand(Hand *h, const Rules *r, const int8_t *policies, uint64_t key, uint64_t index,
                   int dealer, int32_t s0, int32_t s1, int32_t pot)
+    void row_of(const Hand *h, HandRow *row)
     void sim_hands(const Rules *r, const int8_t *policies, uint64_t key, uint64_t start, int64_t n,
                    HandRow *rows, Aggregate *agg)
     void sim_matches(const Rules *r, const int8_t *policies, uint64_t key, uint64_t start, int64_t n,

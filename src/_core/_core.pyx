@@ -406,3 +406,32 @@ def policy_action(HandState state, int policy, uint64_t seed):
         raise ValueError("the hand is over")
     rng_seed(&g, seed)
     return policy_act(&state.h, policy, &g)
+
+
+cdef class HandStream:
+    """The random stream of hand `index` of a run: its deck, then the draws of
+    the native `random` policy, exactly as the native loop uses them."""
+    cdef Rng g
+    cdef uint8_t deck_ids[32]
+
+    def __cinit__(self, uint64_t key, uint64_t index):
+        rng_for(&self.g, key, index)
+        rng_shuffle_deck(&self.g, self.deck_ids)
+
+    def deck(self):
+        return bytes(self.deck_ids[:32])
+
+    def act(self, HandState state, int policy):
+        """The action native policy `policy` picks for the seat to act."""
+        if not 0 <= policy < NUM_POLICIES:
+            raise ValueError(f"policy ids are 0..{NUM_POLICIES - 1}")
+        if state.h.phase == PHASE_DONE:
+            raise ValueError("the hand is over")
+        return policy_act(&state.h, policy, &self.g)
+
+
+def hand_row(HandState state):
+    """The 24-byte simulation row of a finished hand (see HAND_DTYPE)."""
+    cdef HandRow row
+    row_of(&state.h, &row)
+    return (<char *>&row)[:sizeof(HandRow)]

@@ -440,14 +440,14 @@ static void doubling_apply(Hand *h, int a)
 
 /* --------------------------------------------------------------- the play */
 
-/* yes if c else no, without a branch: under random play these conditions are
-   coin flips, and a mispredicted branch costs more than computing both sides */
+/* yes if c else no; written as selects so the compiler may use conditional
+   moves where the condition is a coin flip under random play */
 static inline uint32_t pick(uint32_t c, uint32_t yes, uint32_t no)
 {
     return c ? yes : no;
 }
 
-static uint32_t legal_cards(const Hand *h)
+static inline uint32_t legal_cards(const Hand *h)
 {
     int seat = h->to_act;
     uint32_t hand = h->hand[seat];
@@ -475,7 +475,7 @@ static uint32_t legal_cards(const Hand *h)
     return pick(h->trick_len, pick(led == trump, trump_led, plain_led), hand);
 }
 
-static void play_card(Hand *h, int c)
+static inline void play_card(Hand *h, int c)
 {
     int seat = h->to_act;
     int ti = h->trump >= 0 ? h->trump : 4;

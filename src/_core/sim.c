@@ -10,23 +10,39 @@
 
 /* --------------------------------------------------------------- random */
 
-/* the k-th set bit of m, branch-free; no state ever has more than 8 legal
-   actions (8 cards; 6 bids at most), so eight rounds suffice */
+/* position of the k-th set bit of m (k < popcount(m)), branch-free: a
+   binary search on the popcounts of halves */
 static inline int nth_bit64(uint64_t m, uint32_t k)
 {
-    uint64_t found = 0;
-    for (uint32_t i = 0; i < 8; i++) {
-        uint64_t low = m & (0 - m);
-        found |= low & (0 - (uint64_t)(i == k));
-        m ^= low;
+    int pos = 0;
+    for (int w = 32; w >= 1; w >>= 1) {
+        uint64_t low = m & ((1ull << w) - 1);
+        uint32_t c = (uint32_t)__builtin_popcountll(low);
+        uint32_t up = k >= c;
+        pos += (int)up * w;
+        k -= up * c;
+        m = up ? m >> w : low;
     }
-    return __builtin_ctzll(found);
+    return pos;
 }
 
 static int random_act(const Hand *h, Rng *g)
 {
     uint64_t m = hand_legal(h);
     return nth_bit64(m, rng_below(g, (uint32_t)__builtin_popcountll(m)));
+}
+
+/* The play phase under random play, with the engine's own legal_cards and
+   play_card inlined (core.c compiles engine.c and this file as one unit):
+   the same draws and the same result as hand_step(policy_act(...)). */
+static void play_out_random(Hand *h, Rng *g)
+{
+    while (h->phase == PHASE_PLAY) {
+        uint32_t m = legal_cards(h);
+        int c = nth_bit64(m, rng_below(g, (uint32_t)__builtin_popcount(m)));
+        h->actions[h->nactions++] = (uint8_t)c;
+        play_card(h, c);
+    }
 }
 
 /* --------------------------------------------------------------- greedy */
@@ -281,8 +297,13 @@ void sim_hand(Hand *h, const Rules *r, const int8_t *policies, uint64_t key, uin
     rng_for(&g, key, index);
     rng_shuffle_deck(&g, deck);
     hand_new(h, r, deck, dealer, s0, s1, pot);
-    while (h->phase != PHASE_DONE)
-        hand_step(h, policy_act(h, policies[h->to_act], &g));
+    int all_random = (policies[0] | policies[1] | policies[2] | policies[3]) == POLICY_RANDOM;
+    while (h->phase != PHASE_DONE) {
+        if (all_random && h->phase == PHASE_PLAY)
+            play_out_random(h, &g);
+        else
+            hand_step(h, policy_act(h, policies[h->to_act], &g));
+    }
 }
 
 void row_of(const Hand *h, HandRow *row)

@@ -13,11 +13,12 @@ from .errors import (ActionTypeError, BaloutError, CardError, IllegalActionError
 from .rules import OPTIONS, VARIANTS, defaults
 from .state import Contract, State, View
 from .match import Match
+from .simulate import simulate, simulate_matches
 from . import actions, records
 
 __all__ = [
     "Card", "CardSet", "CARDS", "parse_card", "State", "Contract", "View", "Match",
-    "VARIANTS", "OPTIONS", "defaults", "actions", "records",
+    "VARIANTS", "OPTIONS", "defaults", "actions", "records", "simulate", "simulate_matches",
     "BaloutError", "CardError", "OptionError", "IllegalActionError", "ActionTypeError",
     "RecordError", "MatchOverError",
 ]

@@ -71,6 +71,72 @@ def cmd_replay(args) -> int:
     return 0
 
 
+def _ci(d: dict, scale: float = 1.0, digits: int = 4) -> str:
+    v, (lo, hi) = d["value"], d["ci95"]
+    return f"{v * scale:.{digits}f}  [{lo * scale:.{digits}f}, {hi * scale:.{digits}f}]"
+
+
+def _summary_table(s: dict) -> str:
+    rows = [
+        ("hands", f"{s['hands']:,} ({s['played']:,} played)"),
+        ("make rate", _ci(s["make_rate"])),
+        ("failure rate", _ci(s["failure_rate"])),
+        ("litige rate", _ci(s["litige_rate"])),
+        ("cancelled rate", _ci(s["cancelled_rate"])),
+        ("capot rate", _ci(s["capot_rate"])),
+        ("doubled rate", _ci(s["doubled_rate"])),
+    ]
+    for t in (0, 1):
+        rows.append((f"card points, team {t}", _ci(s["card_points"][t], digits=2)))
+    for t in (0, 1):
+        rows.append((f"hand score, team {t}", _ci(s["hand_score"][t], digits=2)))
+    for t in (0, 1):
+        rows.append((f"declarations score, team {t}", _ci(s["declarations_rate"][t])))
+    for t in (0, 1):
+        rows.append((f"belote, team {t}", _ci(s["belote_rate"][t])))
+    rows.append(("hands/s", f"{s['hands_per_s']:,.0f} ({s['threads']} threads, {s['seconds']:.2f} s)"))
+    w = max(len(r[0]) for r in rows)
+    head = f"{s['variant']}  policies {','.join(s['policies'])}  seed {s['seed']}   value  [95% interval]"
+    lines = [head] + [f"{k.ljust(w)}  {v}" for k, v in rows]
+    if s["interrupted"]:
+        lines.append("interrupted: the figures cover the hands finished before Ctrl-C")
+    return "\n".join(lines)
+
+
+def cmd_simulate(args) -> int:
+    from .simulate import simulate
+
+    options = json.loads(args.options) if args.options else None
+    sim = simulate(args.variant, args.hands, args.policy, seed=args.seed, threads=args.threads,
+                   options=options, aggregate_only=args.out is None,
+                   progress=None if args.progress is None else args.progress)
+    summary = sim.summary()
+    if args.out:
+        sim.save(args.out)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(_summary_table(summary))
+    return 130 if sim.interrupted else 0
+
+
+def _nonneg_int(text: str) -> int:
+    try:
+        v = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"must be non-negative, got {v}")
+    return v
+
+
+def _pos_int(text: str) -> int:
+    v = _nonneg_int(text)
+    if v < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return v
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="balout", description="Balout / Belote / Baloot rules engine")
     p.add_argument("--version", action="version", version=f"balout {__version__}")
@@ -80,13 +146,32 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("file", help="JSON lines, one hand record per line (RULES.md section 8)")
     r.add_argument("--json", action="store_true", help="one JSON output object per line")
     r.set_defaults(func=cmd_replay)
+    from .rules import VARIANTS
+    m = sub.add_parser("simulate", help="simulate many independent hands natively")
+    m.add_argument("--variant", default="balout", choices=VARIANTS)
+    m.add_argument("--hands", type=_nonneg_int, default=1_000_000, help="number of hands (default 1,000,000)")
+    m.add_argument("--policy", default="random",
+                   help="random or greedy; 'A,B' per team or 'A,B,C,D' per seat")
+    m.add_argument("--seed", type=_nonneg_int, default=None, help="seed (default: fresh entropy, printed)")
+    m.add_argument("--threads", type=_pos_int, default=None, help="threads (default: all cores)")
+    m.add_argument("--options", default=None, help='rule options as JSON, e.g. \'{"target": 1000}\'')
+    m.add_argument("--out", default=None, help="save the per-hand rows as .npz")
+    m.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    m.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="always show the progress bar (default: on a terminal for long runs)")
+    m.add_argument("--no-progress", dest="progress", action="store_false")
+    m.set_defaults(func=cmd_simulate)
     return p
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
         return args.func(args)
+    except (BaloutError, json.JSONDecodeError) as e:
+        print(f"balout {args.command}: error: {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
