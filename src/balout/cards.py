@@ -121,14 +121,19 @@ class Card(int):
         return 1 << self
 
     def label(self, style: str = "canonical") -> str:
-        """``'canonical'`` (TS), ``'spanish'`` (7 espadas), ``'symbol'`` (T♠)."""
+        """``'canonical'`` (TS), ``'spanish'`` (7 espadas), ``'symbol'`` (T♠),
+        ``'arabic'`` (عشرة سبيت, the Baloot names)."""
         if style == "canonical":
             return card_name(self)
         if style == "spanish":
             return f"{SPANISH_RANKS[self.rank]} {SPANISH_SUITS[self.suit]}"
         if style == "symbol":
             return self.rank + SUIT_SYMBOLS[self >> 3]
-        raise ValueError(f"unknown label style {style!r}; styles are 'canonical', 'spanish', 'symbol'")
+        if style == "arabic":
+            from .names import card_label_ar
+
+            return card_label_ar(self)
+        raise ValueError(f"unknown label style {style!r}; styles are 'canonical', 'spanish', 'symbol', 'arabic'")
 
     def points(self, trump: bool) -> int:
         """Card points of this card, as a trump or as a plain card."""

@@ -13,7 +13,12 @@ from .errors import BaloutError
 def _contract_text(c: Optional[dict]) -> str:
     if c is None:
         return "-"
-    text = c["kind"] + (f":{c['trump']}" if c["trump"] else "") + f" by {c['bidder']}"
+    if c["kind"] in ("hokm", "sun"):  # Baloot: the players' names too
+        from .names import contract_label
+
+        text = contract_label(c["kind"], c["trump"]) + f" by {c['bidder']}"
+    else:
+        text = c["kind"] + (f":{c['trump']}" if c["trump"] else "") + f" by {c['bidder']}"
     if c["gahwa"]:
         text += " gahwa"
     elif c["multiplier"] > 1:

@@ -1,0 +1,25 @@
+"""The README's tour runs as written."""
+import re
+from pathlib import Path
+
+README = Path(__file__).parent.parent / "README.md"
+
+
+def test_readme_python_blocks_run():
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    assert len(blocks) >= 2
+    env = {}
+    for code in blocks:
+        exec(compile(code, "README.md", "exec"), env)
+    assert env["m"].is_over and env["m"].winner in (0, 1)
+    assert env["State"].from_record(env["record"]) == env["s"]
+    assert env["sim"].hands.shape == (2_000_000,)
+    assert env["big"].hands is None and env["big"].aggregate["hands"] == 3_000_000
+
+
+def test_readme_shows_the_two_commands():
+    text = README.read_text(encoding="utf-8")
+    assert 'python -m pip install ".[test]" && python -m pytest' in text
+    assert "python -m pip install . && balout simulate" in text
+    ci = (Path(__file__).parent.parent / ".ci" / "run").read_text()
+    assert 'python -m pip install ".[test]" && python -m pytest' in ci
