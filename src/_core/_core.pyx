@@ -431,7 +431,7 @@ cdef class HandStream:
 
 
 def hand_row(HandState state):
-    """The 24-byte simulation row of a finished hand (see HAND_DTYPE)."""
+    """The simulation row of a finished hand (see balout.simulate.HAND_DTYPE)."""
     cdef HandRow row
     row_of(&state.h, &row)
     return (<char *>&row)[:sizeof(HandRow)]

@@ -309,6 +309,8 @@ void sim_hand(Hand *h, const Rules *r, const int8_t *policies, uint64_t key, uin
 void row_of(const Hand *h, HandRow *row)
 {
     const Result *res = &h->result;
+    for (int s = 0; s < 4; s++)
+        row->dealt[s] = h->dealt[s];
     row->decl_value = res->decl_value;
     row->card_points[0] = res->card_points[0];
     row->card_points[1] = res->card_points[1];
@@ -382,7 +384,7 @@ void sim_matches(const Rules *r, const int8_t *policies, uint64_t key, uint64_t 
         Rng mg;
         rng_for(&mg, key ^ 0x6A09E667F3BCC909ull, start + (uint64_t)i);
         uint64_t match_key = rng_next(&mg);
-        int32_t s[2] = {0, 0}, pot = 0;
+        int32_t s[2] = {score0[i], score1[i]}, pot = 0;
         int k = 0, w = -1;
         while (k < max_hands && w < 0) {
             sim_hand(&h, r, policies, match_key, (uint64_t)k, k & 3, s[0], s[1], pot);

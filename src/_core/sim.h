@@ -6,8 +6,9 @@
 
 enum { POLICY_RANDOM = 0, POLICY_GREEDY = 1, NUM_POLICIES = 2 };
 
-/* One simulated hand, 24 bytes, no padding (mirrored by a numpy dtype). */
+/* One simulated hand, 40 bytes, no padding (mirrored by a numpy dtype). */
 typedef struct {
+    uint32_t dealt[4];      /* each seat's 8 cards once the deal is complete (0 if cancelled) */
     int16_t decl_value;
     int16_t card_points[2];
     int16_t hand_score[2];
@@ -64,6 +65,8 @@ void sim_hands(const Rules *r, const int8_t *policies, uint64_t key, uint64_t st
                HandRow *rows, Aggregate *agg);
 
 /* whole matches [start, start+n): winner, hands played, final scores */
+/* whole matches [start, start+n) from the scores (score0, score1) given on
+   entry: winner, hands played and final scores (written back) */
 void sim_matches(const Rules *r, const int8_t *policies, uint64_t key, uint64_t start, int64_t n,
                  int8_t *winner, int32_t *nhands, int32_t *score0, int32_t *score1,
                  int32_t max_hands);

@@ -26,20 +26,25 @@ from . import rules as _rules
 from .errors import BaloutError, OptionError
 from .state import State, _check_int
 
-__all__ = ["simulate", "simulate_matches", "Simulation", "MatchSimulation", "HAND_DTYPE",
+__all__ = ["simulate", "simulate_matches", "iter_simulate", "HandChunks", "Simulation", "MatchSimulation", "HAND_DTYPE",
            "POLICIES", "AGGREGATE_FIELDS", "load"]
 
 #: native policies: ``random`` (uniform over legal actions) and ``greedy`` (rule-based)
 POLICIES = ("random", "greedy")
 
-#: one row per simulated hand (24 bytes); mirrors ``HandRow`` in sim.h
+#: one row per simulated hand (40 bytes); mirrors ``HandRow`` in sim.h.
+#: ``dealt``: each seat's 8 cards as a mask (0 for a cancelled hand); ``kind``
+#: 0 none (cancelled), 1 trump/hokm, 2 sun; ``outcome`` indexes OUTCOME_NAMES;
+#: team fields are -1 for none; ``auction_round`` 1, 2, or 3 when the contract
+#: was fixed while the others could still overcall a Hokm.
 HAND_DTYPE = np.dtype([
-    ("decl_value", "<i2"), ("card_points", "<i2", (2,)), ("hand_score", "<i2", (2,)),
+    ("dealt", "<u4", (4,)), ("decl_value", "<i2"), ("card_points", "<i2", (2,)), ("hand_score", "<i2", (2,)),
     ("dealer", "i1"), ("offer", "i1"), ("kind", "i1"), ("trump", "i1"), ("bidder", "i1"),
     ("multiplier", "i1"), ("gahwa", "i1"), ("outcome", "i1"), ("decl_team", "i1"),
     ("belote", "i1"), ("capot", "i1"), ("auction_round", "i1"), ("tricks_won", "i1", (2,)),
 ])
 assert HAND_DTYPE.itemsize == _core.HAND_ROW_SIZE
+ROW = HAND_DTYPE.itemsize
 
 #: the integer sums of aggregate mode; mirrors ``Aggregate`` in sim.h
 AGGREGATE_FIELDS = (
@@ -456,7 +461,7 @@ def simulate(variant: str = "balout", hands: int = 1000, policy: PolicySpec = "r
     nthreads = _threads(threads)
     chunk = _check_int("chunk_size", chunk_size, 1, 1 << 30)
     if not aggregate_only and n * HAND_DTYPE.itemsize > MAX_ROW_BYTES:
-        raise OptionError(f"{n:,} hands need {n * 24 / 2**30:.1f} GiB of rows; use aggregate_only=True")
+        raise OptionError(f"{n:,} hands need {n * ROW / 2**30:.1f} GiB of rows; use aggregate_only=True")
     ss = _seed_sequence(seed)
     key = int(ss.generate_state(1, np.uint64)[0])
     names = tuple(p if isinstance(p, str) else (POLICIES[p] if isinstance(p, int) else getattr(p, "__name__", "python"))
@@ -471,7 +476,7 @@ def simulate(variant: str = "balout", hands: int = 1000, policy: PolicySpec = "r
     if native:
         def work(start: int, count: int):
             agg = np.zeros(_core.AGGREGATE_FIELDS, np.int64)
-            buf = raw[start * 24:(start + count) * 24] if raw is not None else None
+            buf = raw[start * ROW:(start + count) * ROW] if raw is not None else None
             _core.sim_chunk(core_rules, pol_arr, key, start, count, buf, agg)
             return agg
     else:
@@ -494,6 +499,70 @@ def simulate(variant: str = "balout", hands: int = 1000, policy: PolicySpec = "r
                       tuple(int(p) for p in pol_arr) if native else ())
 
 
+class HandChunks:
+    """Rows of a run, chunk by chunk and in order, computed ahead on threads.
+
+    Memory is bounded by a few chunks per thread whatever the number of
+    hands: iterate and reduce each chunk with numpy. Same hands as
+    :func:`simulate` with the same arguments.
+    """
+
+    def __init__(self, variant: str = "balout", hands: int = 1000, policy: PolicySpec = "random", *,
+                 seed=None, threads: Optional[int] = None, options: Optional[Mapping] = None,
+                 chunk_size: int = DEFAULT_CHUNK) -> None:
+        self.variant, self.options, self._rules = _rules.resolve(variant, options)
+        self.n = _count("hands", hands)
+        pols = _policies(policy)
+        if not all(isinstance(p, int) for p in pols):
+            raise OptionError("streamed runs take native policies only: " + ", ".join(POLICIES))
+        self.policies = tuple(POLICIES[p] for p in pols)
+        self._pol = np.asarray(pols, np.int8)
+        self.threads = _threads(threads)
+        self.chunk = _check_int("chunk_size", chunk_size, 1, 1 << 30)
+        ss = _seed_sequence(seed)
+        self.entropy = int(ss.entropy) if isinstance(ss.entropy, int) else 0
+        self.key = int(ss.generate_state(1, np.uint64)[0])
+
+    def _chunk(self, start: int, count: int) -> np.ndarray:
+        rows = np.zeros(count, HAND_DTYPE)
+        _core.sim_chunk(self._rules, self._pol, self.key, start, count, rows.view(np.uint8), None)
+        return rows
+
+    def __iter__(self):
+        starts = range(0, self.n, self.chunk)
+        depth = self.threads * 2
+        with ThreadPoolExecutor(max_workers=self.threads) as pool:
+            queue = []
+            it = iter(starts)
+            for s0 in it:
+                queue.append(pool.submit(self._chunk, s0, min(self.chunk, self.n - s0)))
+                if len(queue) >= depth:
+                    break
+            try:
+                while queue:
+                    rows = queue.pop(0).result()
+                    nxt = next(it, None)
+                    if nxt is not None:
+                        queue.append(pool.submit(self._chunk, nxt, min(self.chunk, self.n - nxt)))
+                    yield rows
+            finally:
+                for f in queue:
+                    f.cancel()
+
+    def state(self, i: int) -> State:
+        """Hand ``i`` of the run, replayed, as a finished State."""
+        i = _check_int("hand index", i, 0, max(self.n - 1, 0))
+        s = State(self.variant, deck=bytes(range(32)), options=self.options)
+        _core.sim_hand_state(s, self._pol, self.key, i, i & 3)
+        return s
+
+
+def iter_simulate(variant: str = "balout", hands: int = 1000, policy: PolicySpec = "random",
+                  **kw) -> HandChunks:
+    """The rows of :func:`simulate`'s run, streamed chunk by chunk (flat memory)."""
+    return HandChunks(variant, hands, policy, **kw)
+
+
 def _python_chunk(variant, opts, pols, key, start, count, raw) -> np.ndarray:
     """The slow path: hands played through the State API, one step at a time."""
     agg_rows = np.zeros(count, HAND_DTYPE)
@@ -507,20 +576,22 @@ def _python_chunk(variant, opts, pols, key, start, count, raw) -> np.ndarray:
             s.apply_action(a)
         agg_rows[j] = np.frombuffer(_core.hand_row(s), HAND_DTYPE)[0]
     if raw is not None:
-        raw[start * 24:(start + count) * 24] = agg_rows.view(np.uint8)
+        raw[start * ROW:(start + count) * ROW] = agg_rows.view(np.uint8)
     return Aggregate.of_rows(agg_rows).sums
 
 
 def simulate_matches(variant: str = "balout", matches: int = 100, policy: PolicySpec = "random", *,
                      seed=None, threads: Optional[int] = None, options: Optional[Mapping] = None,
-                     max_hands: int = 10_000, chunk_size: int = 256,
+                     max_hands: int = 10_000, chunk_size: int = 256, score: Sequence[int] = (0, 0),
                      progress: Optional[bool] = None) -> MatchSimulation:
     """Play whole matches to the target (litige pot, gahwa and all) natively.
 
-    Match j starts with dealer 0; its hands have their own streams. Returns
+    Match j starts with dealer 0 and the match score ``score`` (to study a
+    match from any score pair); its hands have their own streams. Returns
     the winner, hands played and final scores of every match.
     """
     variant, opts, core_rules = _rules.resolve(variant, options)
+    start_score = score
     n = _count("matches", matches)
     pols = _policies(policy)
     if not all(isinstance(p, int) for p in pols):
@@ -534,8 +605,12 @@ def simulate_matches(variant: str = "balout", matches: int = 100, policy: Policy
     winner = np.full(n, -1, np.int8)
     nhands = np.zeros(n, np.int32)
     score = np.zeros((n, 2), np.int32)
-    s0 = np.zeros(n, np.int32)
-    s1 = np.zeros(n, np.int32)
+    try:
+        start0, start1 = start_score
+    except (TypeError, ValueError):
+        raise OptionError("score must be a pair of integers") from None
+    s0 = np.full(n, _check_int("score[0]", start0, 0, 1 << 30), np.int32)
+    s1 = np.full(n, _check_int("score[1]", start1, 0, 1 << 30), np.int32)
     show = progress if progress is not None else (n >= 100_000 and sys.stderr.isatty())
     bar = Progress(n, "matches") if show else None
 
