@@ -141,6 +141,34 @@ cdef extern from "sim.h" nogil:
                      int32_t max_hands)
 
 
+cdef extern from "search.h" nogil:
+    ctypedef struct InfoSet:
+        int8_t seat
+        uint32_t own
+        uint32_t unseen
+        int8_t count[4]
+        uint32_t known[4]
+        uint32_t forbidden[4]
+
+    ctypedef struct Sampler:
+        double total
+
+    ctypedef struct Solver:
+        uint64_t nodes
+
+    void infoset_build(const Hand *h, int seat, InfoSet *info)
+    double sampler_init(Sampler *sp, const InfoSet *info)
+    void sampler_draw(const Sampler *sp, Rng *g, uint32_t hands[4])
+    void sampler_world(const Sampler *sp, Rng *g, const Hand *h, Hand *out)
+    int solver_init(Solver *s, int table_bits)
+    void solver_free(Solver *s)
+    void solver_clear(Solver *s)
+    int solver_reaches(Solver *s, const Hand *h, int team, int target)
+    int solver_value(Solver *s, const Hand *h)
+    uint32_t solver_moves(Solver *s, const Hand *h, int16_t values[32])
+    int solver_bruteforce(const Hand *h)
+
+
 cdef class HandState:
     cdef Hand h
     cdef readonly str variant

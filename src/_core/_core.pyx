@@ -108,6 +108,27 @@ cdef class HandState:
         c.options = self.options
         return c
 
+    def with_hands(self, hands):
+        """A copy whose current hands are `hands` (4 masks): the same cards in
+        total and the same number per seat. For worlds of a search."""
+        cdef HandState c
+        masks = [int(m) for m in hands]
+        if len(masks) != 4:
+            raise ValueError("four hands, one mask per seat")
+        total = 0
+        for s in range(4):
+            if not 0 <= masks[s] < (1 << 32) or bin(masks[s]).count("1") != bin(self.h.hand[s]).count("1"):
+                raise ValueError(f"hand {s} must have {bin(self.h.hand[s]).count('1')} cards")
+            if total & masks[s]:
+                raise ValueError("a card is in two hands")
+            total |= masks[s]
+        if total != (self.h.hand[0] | self.h.hand[1] | self.h.hand[2] | self.h.hand[3]):
+            raise ValueError("the hands must hold the same cards as this state's hands")
+        c = self.clone()
+        for s in range(4):
+            c.h.hand[s] = masks[s]
+        return c
+
     def initial_state(self):
         """A copy of this hand as it was dealt, before any action."""
         c = self.clone()
@@ -435,3 +456,166 @@ def hand_row(HandState state):
     cdef HandRow row
     row_of(&state.h, &row)
     return (<char *>&row)[:sizeof(HandRow)]
+
+
+# ---------------------------------------------------------------- search
+
+from libc.stdlib cimport malloc, free
+
+
+cdef int _check_play(HandState state) except -1:
+    if state.h.phase != PHASE_PLAY and state.h.phase != PHASE_DECLARE:
+        from balout.errors import BaloutError
+        raise BaloutError(f"the position must be in the play phase, not {PHASES[state.h.phase]!r}")
+    return 0
+
+
+def information_set(HandState state, int seat):
+    """What `seat` knows of the hidden cards: dict of masks and counts."""
+    cdef InfoSet info
+    if not 0 <= seat < 4:
+        raise ValueError("seat must be 0..3")
+    infoset_build(&state.h, seat, &info)
+    return {"seat": seat, "own": info.own, "unseen": info.unseen,
+            "count": tuple(info.count[s] for s in range(4)),
+            "known": tuple(info.known[s] for s in range(4)),
+            "forbidden": tuple(info.forbidden[s] for s in range(4))}
+
+
+cdef class WorldSampler:
+    """Uniform deals of the hidden cards consistent with a seat's information."""
+    cdef Sampler *sp
+    cdef HandState base
+    cdef readonly int seat
+
+    def __cinit__(self, HandState state, int seat):
+        cdef InfoSet info
+        if not 0 <= seat < 4:
+            raise ValueError("seat must be 0..3")
+        self.sp = <Sampler *>malloc(sizeof(Sampler))
+        if self.sp == NULL:
+            raise MemoryError()
+        infoset_build(&state.h, seat, &info)
+        sampler_init(self.sp, &info)
+        self.base = state
+        self.seat = seat
+
+    def __dealloc__(self):
+        free(self.sp)
+
+    @property
+    def count(self):
+        """Number of consistent deals (a float: it can exceed 2**53 only in theory)."""
+        return self.sp.total
+
+    def draw(self, Py_ssize_t n, uint64_t seed):
+        """n worlds as an (n, 4) uint32 array of hand masks."""
+        import numpy as np
+        if self.sp.total <= 0:
+            from balout.errors import BaloutError
+            raise BaloutError("no deal is consistent with this information set")
+        out = np.zeros((n, 4), np.uint32)
+        cdef uint32_t[:, ::1] o = out
+        cdef Rng g
+        cdef Py_ssize_t i
+        cdef uint32_t hands[4]
+        rng_seed(&g, seed)
+        with nogil:
+            for i in range(n):
+                sampler_draw(self.sp, &g, hands)
+                o[i, 0] = hands[0]
+                o[i, 1] = hands[1]
+                o[i, 2] = hands[2]
+                o[i, 3] = hands[3]
+        return out
+
+
+cdef class DoubleDummy:
+    """Exact double-dummy solver (all cards visible) of the play of a hand.
+
+    Values are the final card points (tricks taken and the last trick's 10
+    included) of the team to act, under perfect play by both sides.
+    """
+    cdef Solver s
+
+    def __cinit__(self, int table_bits=18):
+        if not 10 <= table_bits <= 26:
+            raise ValueError("table_bits must be 10..26")
+        if solver_init(&self.s, table_bits) != 0:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        solver_free(&self.s)
+
+    @property
+    def nodes(self):
+        return self.s.nodes
+
+    def clear(self):
+        solver_clear(&self.s)
+
+    def value(self, HandState state):
+        cdef int v
+        _check_play(state)
+        with nogil:
+            v = solver_value(&self.s, &state.h)
+        return v
+
+    def moves(self, HandState state):
+        """{card id: value} for every legal card of the seat to act."""
+        cdef int16_t values[32]
+        cdef uint32_t legal
+        _check_play(state)
+        with nogil:
+            legal = solver_moves(&self.s, &state.h, values)
+        return {c: values[c] for c in range(32) if legal >> c & 1}
+
+    def reaches(self, HandState state, int team, int target):
+        """Can `team` end the hand with at least `target` card points?"""
+        cdef int r
+        _check_play(state)
+        if team not in (0, 1):
+            raise ValueError("team must be 0 or 1")
+        with nogil:
+            r = solver_reaches(&self.s, &state.h, team, target)
+        return bool(r)
+
+    def pimc(self, HandState state, int worlds, uint64_t seed):
+        """Sum over `worlds` sampled deals (from the view of the seat to act)
+        of each legal card's double-dummy value: (legal mask, sums[32], worlds)."""
+        import numpy as np
+        cdef Sampler *sp
+        cdef InfoSet info
+        cdef Rng g
+        cdef Hand world
+        cdef int16_t values[32]
+        cdef uint32_t legal = 0
+        cdef int w, c
+        _check_play(state)
+        sums = np.zeros(32, np.float64)
+        cdef double[::1] acc = sums
+        sp = <Sampler *>malloc(sizeof(Sampler))
+        if sp == NULL:
+            raise MemoryError()
+        try:
+            infoset_build(&state.h, state.h.to_act, &info)
+            if sampler_init(sp, &info) <= 0:
+                from balout.errors import BaloutError
+                raise BaloutError("no deal is consistent with the information set")
+            rng_seed(&g, seed)
+            with nogil:
+                for w in range(worlds):
+                    sampler_world(sp, &g, &state.h, &world)
+                    legal = solver_moves(&self.s, &world, values)
+                    for c in range(32):
+                        if legal >> c & 1:
+                            acc[c] += values[c]
+        finally:
+            free(sp)
+        return legal, sums, worlds
+
+
+def bruteforce_value(HandState state):
+    """Plain minimax of the play (no pruning): the reference for tests."""
+    _check_play(state)
+    return solver_bruteforce(&state.h)

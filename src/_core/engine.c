@@ -475,7 +475,9 @@ static inline uint32_t legal_cards(const Hand *h)
     return pick(h->trick_len, pick(led == trump, trump_led, plain_led), hand);
 }
 
-static inline void play_card(Hand *h, int c)
+/* Play card c for the seat to act: the trick, its winner and its points.
+   Returns 1 when that was the last card of the hand (scoring not done). */
+static inline int play_card_core(Hand *h, int c)
 {
     int seat = h->to_act;
     int ti = h->trump >= 0 ? h->trump : 4;
@@ -494,7 +496,7 @@ static inline void play_card(Hand *h, int c)
         h->to_act = (int8_t)NEXT(seat);
         if (__builtin_expect(h->undecided != 0, 0))
             enter_turn(h);
-        return;
+        return 0;
     }
     int pts = h->trick_points + (h->ntricks == NTRICKS - 1 ? 10 : 0);
     int w = h->win_seat;
@@ -507,11 +509,17 @@ static inline void play_card(Hand *h, int c)
     if (h->ntricks == NTRICKS) {
         h->phase = PHASE_DONE;
         h->to_act = -1;
-        finish(h);
-        return;
+        return 1;
     }
     if (__builtin_expect(h->undecided != 0, 0))
         enter_turn(h);
+    return 0;
+}
+
+static inline void play_card(Hand *h, int c)
+{
+    if (play_card_core(h, c))
+        finish(h);
 }
 
 int trick_winner(const Hand *h, const int8_t *cards, int n, int leader)

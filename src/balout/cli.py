@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import List, Optional
 
@@ -78,6 +79,8 @@ def cmd_replay(args) -> int:
 
 def _ci(d: dict, scale: float = 1.0, digits: int = 4) -> str:
     v, (lo, hi) = d["value"], d["ci95"]
+    if v is None:
+        return "-"
     return f"{v * scale:.{digits}f}  [{lo * scale:.{digits}f}, {hi * scale:.{digits}f}]"
 
 
@@ -99,7 +102,8 @@ def _summary_table(s: dict) -> str:
         rows.append((f"declarations score, team {t}", _ci(s["declarations_rate"][t])))
     for t in (0, 1):
         rows.append((f"belote, team {t}", _ci(s["belote_rate"][t])))
-    rows.append(("hands/s", f"{s['hands_per_s']:,.0f} ({s['threads']} threads, {s['seconds']:.2f} s)"))
+    rate = "-" if s["hands_per_s"] is None else f"{s['hands_per_s']:,.0f}"
+    rows.append(("hands/s", f"{rate} ({s['threads']} threads, {s['seconds']:.2f} s)"))
     w = max(len(r[0]) for r in rows)
     head = f"{s['variant']}  policies {','.join(s['policies'])}  seed {s['seed']}   value  [95% interval]"
     lines = [head] + [f"{k.ljust(w)}  {v}" for k, v in rows]
@@ -123,6 +127,46 @@ def cmd_simulate(args) -> int:
     else:
         print(_summary_table(summary))
     return 130 if sim.interrupted else 0
+
+
+def cmd_analyze(args) -> int:
+    from .analysis import describe, get, names, run_experiment
+    from .analysis.experiment import ExperimentError
+
+    if args.list:
+        print(describe())
+        return 0
+    if not args.experiment:
+        raise ExperimentError("name an experiment; experiments are " + ", ".join(names())
+                              + " (balout analyze --list describes them)")
+    exp = get(args.experiment)
+    options = json.loads(args.options) if args.options else None
+    if options is not None and not isinstance(options, dict):
+        raise ExperimentError("--options must be a JSON object, e.g. '{\"target\": 1000}'")
+    result = run_experiment(exp, args.variant, args.hands, args.policy, seed=args.seed, threads=args.threads,
+                            options=options, precision=args.precision, progress=args.progress)
+    if args.json:
+        print(json.dumps({"experiment": result.name, "variant": result.variant, "seed": result.seed,
+                          "hands": result.hands, "command": result.command(), "rows": result.records()}))
+    else:
+        print(result.table())
+    if args.out:
+        written = result.save(args.out, plots=not args.no_plots)
+        files = written["data"] + written["plots"] + written["report"]
+        print(f"wrote {len(files)} files to {args.out}: " + ", ".join(os.path.basename(f) for f in files),
+              file=sys.stderr)
+    print(f"rerun: {result.command()}", file=sys.stderr)
+    return 130 if result.interrupted else 0
+
+
+def _pos_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not v > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    return v
 
 
 def _nonneg_int(text: str) -> int:
@@ -166,6 +210,28 @@ def build_parser() -> argparse.ArgumentParser:
                    help="always show the progress bar (default: on a terminal for long runs)")
     m.add_argument("--no-progress", dest="progress", action="store_false")
     m.set_defaults(func=cmd_simulate)
+    a = sub.add_parser("analyze", help="run a named rule-analysis experiment (--list shows them)",
+                       description="Rule analysis: a named experiment over the native simulator, every "
+                                   "figure with a 95%% interval (docs/analysis.md).")
+    a.add_argument("experiment", nargs="?", help="experiment name (see --list), or FILE.py:NAME")
+    a.add_argument("--list", action="store_true", help="list the experiments and exit")
+    a.add_argument("--variant", default=None, help="balout, belote or baloot (default: the experiment's first)")
+    a.add_argument("--hands", type=_pos_int, default=None,
+                   help="hands per run (matches in all for match experiments; default: the experiment's)")
+    a.add_argument("--policy", default="random",
+                   help="random or greedy; 'A,B' per team or 'A,B,C,D' per seat")
+    a.add_argument("--seed", type=_nonneg_int, default=None, help="seed (default: fresh, printed for a rerun)")
+    a.add_argument("--threads", type=_pos_int, default=None, help="threads per run (default: all cores)")
+    a.add_argument("--options", default=None, help='rule options for every run, as JSON')
+    a.add_argument("--precision", type=_pos_float, default=None,
+                   help="half-width for the 'needed' column (default 0.01 for rates, 1 point for means)")
+    a.add_argument("--out", default=None, help="directory for CSV, Parquet, PNG plots and report.md")
+    a.add_argument("--no-plots", action="store_true", help="do not draw plots with --out")
+    a.add_argument("--json", action="store_true", help="print the rows as one JSON object")
+    a.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="always show the progress bar (default: on a terminal for long runs)")
+    a.add_argument("--no-progress", dest="progress", action="store_false")
+    a.set_defaults(func=cmd_analyze)
     return p
 
 

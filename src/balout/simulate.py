@@ -224,6 +224,17 @@ def _offsets() -> Dict[str, int]:
     return out
 
 
+def _finite(obj):
+    """The same structure with NaN (a rate over zero hands) as None: strict JSON."""
+    if isinstance(obj, float) and math.isnan(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
+
+
 def summarize(agg: Aggregate, elapsed: float) -> Dict[str, Any]:
     """Rates and means with 95% intervals (RULES.md outcomes), as a dict."""
     n = int(agg["hands"])
@@ -286,7 +297,7 @@ class Simulation:
         s = summarize(self.aggregate, self.elapsed)
         s.update(variant=self.variant, policies=list(self.policies), seed=self.entropy,
                  threads=self.threads, interrupted=self.interrupted)
-        return s
+        return _finite(s)
 
     def state(self, i: int) -> State:
         """Hand ``i`` replayed from its own stream, as a finished State."""
@@ -337,12 +348,12 @@ class MatchSimulation:
         lo, hi = wilson(wins0, decided)
         h = self.hands.astype(np.float64)
         m, ci = mean_ci(float(h.sum()), float((h * h).sum()), n)
-        return {"variant": self.variant, "matches": n, "policies": list(self.policies),
+        return _finite({"variant": self.variant, "matches": n, "policies": list(self.policies),
                 "team0_win_rate": {"value": wins0 / decided if decided else float("nan"), "ci95": [lo, hi]},
                 "hands_per_match": {"value": m, "ci95": list(ci)},
                 "undecided": n - decided, "seconds": self.elapsed,
                 "matches_per_s": n / self.elapsed if self.elapsed > 0 else float("nan"),
-                "seed": self.entropy, "interrupted": self.interrupted}
+                "seed": self.entropy, "interrupted": self.interrupted})
 
 
 def _atomic_savez(path: str, arrays: Dict[str, np.ndarray]) -> None:
@@ -377,44 +388,50 @@ def load(path: str) -> Dict[str, Any]:
 # ------------------------------------------------------------------ running
 
 def _run_chunks(n: int, chunk: int, threads: int, work: Callable[[int, int], Any],
-                progress: Optional[Progress]) -> Tuple[List[Any], int, bool]:
-    """Run work(start, count) over chunks on a thread pool.
+                fold: Callable[[Any], None], progress: Optional[Progress]) -> Tuple[int, bool]:
+    """Run work(start, count) over chunks on a thread pool, folding the
+    results of the finished prefix of chunks in order as it grows (memory:
+    a few chunks per thread, whatever n).
 
-    Returns the results of the longest prefix of finished chunks, the number
-    of items they cover, and whether a KeyboardInterrupt stopped the run.
+    Returns the number of items the folded prefix covers, and whether a
+    KeyboardInterrupt stopped the run (then only that prefix counts).
     """
-    starts = list(range(0, n, chunk))
-    results: Dict[int, Any] = {}
+    nchunks = (n + chunk - 1) // chunk
+    waiting: Dict[int, Any] = {}   # finished out of order, not yet folded
+    folded = 0                     # chunks folded so far (the prefix)
     done_items = 0
     interrupted = False
-    if not starts:
-        return [], 0, False
+    if nchunks == 0:
+        return 0, False
     pool = ThreadPoolExecutor(max_workers=threads)
-    futures = {}
+    futures: Dict[Any, int] = {}
+    submitted = 0
+
+    def submit() -> None:
+        nonlocal submitted
+        s = submitted * chunk
+        f = pool.submit(work, s, min(chunk, n - s))
+        futures[f] = submitted
+        submitted += 1
+
+    def advance() -> None:
+        nonlocal folded
+        while folded in waiting:
+            fold(waiting.pop(folded))
+            folded += 1
+
     try:
-        pending = set()
-        it = iter(enumerate(starts))
-        # keep a bounded number of chunks in flight: memory flat in n
-        for _ in range(threads * 4):
-            nxt = next(it, None)
-            if nxt is None:
-                break
-            k, s = nxt
-            f = pool.submit(work, s, min(chunk, n - s))
-            futures[f] = k
-            pending.add(f)
-        while pending:
-            finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+        while submitted < min(nchunks, threads * 4):
+            submit()
+        while futures:
+            finished, _ = wait(list(futures), timeout=0.2, return_when=FIRST_COMPLETED)
             for f in finished:
                 k = futures.pop(f)
-                results[k] = f.result()
-                done_items += min(chunk, n - starts[k])
-                nxt = next(it, None)
-                if nxt is not None:
-                    k2, s2 = nxt
-                    f2 = pool.submit(work, s2, min(chunk, n - s2))
-                    futures[f2] = k2
-                    pending.add(f2)
+                waiting[k] = f.result()
+                done_items += min(chunk, n - k * chunk)
+                if submitted < nchunks:
+                    submit()
+            advance()
             if progress is not None:
                 progress.update(done_items)
     except KeyboardInterrupt:
@@ -424,19 +441,13 @@ def _run_chunks(n: int, chunk: int, threads: int, work: Callable[[int, int], Any
         for f, k in list(futures.items()):
             if not f.cancelled():
                 try:
-                    results[k] = f.result()
+                    waiting[k] = f.result()
                 except Exception:
                     pass
+        advance()
     finally:
         pool.shutdown(wait=True)
-    prefix = []
-    covered = 0
-    for k, s in enumerate(starts):
-        if k not in results:
-            break
-        prefix.append(results[k])
-        covered = min(s + chunk, n)
-    return prefix, covered, interrupted
+    return min(folded * chunk, n), interrupted
 
 
 def simulate(variant: str = "balout", hands: int = 1000, policy: PolicySpec = "random", *,
@@ -484,14 +495,16 @@ def simulate(variant: str = "balout", hands: int = 1000, policy: PolicySpec = "r
             return _python_chunk(variant, opts, pols, key, start, count, raw)
         nthreads = 1  # Python policies hold the GIL anyway
 
+    agg = Aggregate()
+
+    def fold(part: np.ndarray) -> None:
+        agg.sums += part
+
     t0 = time.perf_counter()
-    parts, covered, interrupted = _run_chunks(n, chunk, nthreads, work, bar)
+    covered, interrupted = _run_chunks(n, chunk, nthreads, work, fold, bar)
     elapsed = time.perf_counter() - t0
     if bar is not None:
         bar.close()
-    agg = Aggregate()
-    for p in parts:
-        agg.sums += p
     if rows is not None and covered < n:
         rows = rows[:covered].copy()
     return Simulation(variant, opts, names, int(ss.entropy) if isinstance(ss.entropy, int) else 0,
@@ -619,7 +632,7 @@ def simulate_matches(variant: str = "balout", matches: int = 100, policy: Policy
         _core.sim_matches_chunk(core_rules, pol_arr, key, start, winner[sl], nhands[sl], s0[sl], s1[sl], limit)
 
     t0 = time.perf_counter()
-    _, covered, interrupted = _run_chunks(n, chunk, nthreads, work, bar)
+    covered, interrupted = _run_chunks(n, chunk, nthreads, work, lambda _: None, bar)
     elapsed = time.perf_counter() - t0
     if bar is not None:
         bar.close()

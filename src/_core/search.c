@@ -1,0 +1,640 @@
+/* Information sets, the determinization sampler and the double-dummy solver.
+ * Compiled inside core.c after engine.c: it calls the engine's legal_cards
+ * and play_card_core directly, so the search plays by the same rules. */
+#include "search.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------ information sets */
+
+/* Cards that seat p cannot hold, given that it played c in the trick of h
+ * (h is the state just before the play). The engine's legality is the
+ * oracle: a duty (follow, trump, over-trump) is triggered by one card, so x
+ * is excluded exactly when c would be illegal from the hand {c, x}. */
+static uint32_t excluded_by_play(const Hand *h, int c, uint32_t candidates)
+{
+    if (h->trick_len == 0)
+        return 0;
+    Hand t = *h;
+    uint32_t out = 0;
+    int p = h->to_act;
+    int led = SUIT_OF(h->trick[0]);
+    candidates &= SUIT_MASK(led) | (h->trump >= 0 ? SUIT_MASK(h->trump) : 0);
+    candidates &= ~BIT(c);
+    while (candidates) {
+        int x = __builtin_ctz(candidates);
+        candidates &= candidates - 1;
+        t.hand[p] = BIT(c) | BIT(x);
+        if (!(legal_cards(&t) & BIT(c)))
+            out |= BIT(x);
+    }
+    return out;
+}
+
+void infoset_build(const Hand *h, int seat, InfoSet *info)
+{
+    memset(info, 0, sizeof *info);
+    info->seat = (int8_t)seat;
+    info->own = h->hand[seat];
+    uint32_t in_hands = h->hand[0] | h->hand[1] | h->hand[2] | h->hand[3];
+    info->unseen = in_hands & ~h->hand[seat];
+    for (int s = 0; s < 4; s++)
+        info->count[s] = (int8_t)__builtin_popcount(h->hand[s]);
+    if (h->bidder < 0)
+        return; /* auction: nothing is known of the hidden cards yet */
+
+    /* the offer went to a known seat */
+    if (h->receiver >= 0 && h->receiver != seat && (in_hands & BIT(h->offer)))
+        info->known[h->receiver] |= BIT(h->offer);
+
+    /* replay the hand: every card played by another seat may exclude cards */
+    Hand t = *h;
+    hand_reset(&t);
+    for (int i = 0; i < h->nactions; i++) {
+        int a = h->actions[i];
+        if (t.phase == PHASE_PLAY && a < NCARDS) {
+            int p = t.to_act;
+            if (p != seat)
+                info->forbidden[p] |= excluded_by_play(&t, a, info->unseen);
+            /* belote: the first of K/Q of trump played shows the other */
+            if (p == h->belote_seat && p != seat && h->trump >= 0) {
+                uint32_t kq = BIT(h->trump * 8 + RK) | BIT(h->trump * 8 + RQ);
+                if (kq & BIT(a))
+                    info->known[p] |= kq & ~BIT(a) & in_hands;
+            }
+        }
+        hand_step(&t, a);
+    }
+    /* declarations are shown once the first trick is over */
+    if (h->ntricks >= 1)
+        for (int s = 0; s < 4; s++)
+            if (s != seat && ((h->declared >> s) & 1))
+                info->known[s] |= h->seat_decl_cards[s] & in_hands;
+    for (int s = 0; s < 4; s++) {
+        info->known[s] &= info->unseen;
+        info->forbidden[s] &= info->unseen & ~info->known[s];
+    }
+}
+
+/* -------------------------------------------------------------- sampler */
+
+double sampler_init(Sampler *sp, const InfoSet *info)
+{
+    sp->info = *info;
+    int k = 0;
+    for (int s = 0; s < 4; s++)
+        if (s != info->seat)
+            sp->others[k++] = (int8_t)s;
+    uint32_t known_all = 0;
+    for (int s = 0; s < 4; s++)
+        known_all |= info->known[s];
+    uint32_t free = info->unseen & ~known_all;
+    sp->nfree = 0;
+    int ok = 1;
+    for (int i = 0; i < 3; i++) {
+        int s = sp->others[i];
+        int need = info->count[s] - __builtin_popcount(info->known[s]);
+        if (need < 0 || need > 8 || (info->known[s] & info->forbidden[s]))
+            ok = 0;
+        sp->need[i] = (int8_t)(need < 0 ? 0 : need > 8 ? 8 : need);
+    }
+    for (uint32_t m = free; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        uint8_t allowed = 0;
+        for (int i = 0; i < 3; i++)
+            if (!(info->forbidden[sp->others[i]] & BIT(c)))
+                allowed |= (uint8_t)(1 << i);
+        sp->free_cards[sp->nfree] = (int8_t)c;
+        sp->allowed[sp->nfree] = allowed;
+        sp->nfree++;
+    }
+    if (sp->need[0] + sp->need[1] + sp->need[2] != sp->nfree)
+        ok = 0;
+    int n = sp->nfree;
+    memset(sp->ways[n], 0, sizeof sp->ways[n]);
+    sp->ways[n][0][0] = 1.0;
+    for (int i = n - 1; i >= 0; i--) {
+        int left = n - i;
+        uint8_t al = sp->allowed[i];
+        for (int a = 0; a < 9; a++)
+            for (int b = 0; b < 9; b++) {
+                int c = left - a - b;
+                double w = 0;
+                if (c >= 0 && c <= 8) {
+                    if ((al & 1) && a > 0)
+                        w += sp->ways[i + 1][a - 1][b];
+                    if ((al & 2) && b > 0)
+                        w += sp->ways[i + 1][a][b - 1];
+                    if ((al & 4) && c > 0)
+                        w += sp->ways[i + 1][a][b];
+                }
+                sp->ways[i][a][b] = w;
+            }
+    }
+    sp->total = ok ? sp->ways[0][sp->need[0]][sp->need[1]] : 0.0;
+    return sp->total;
+}
+
+static inline double uniform01(Rng *g) { return (double)(rng_next(g) >> 11) * 0x1.0p-53; }
+
+void sampler_draw(const Sampler *sp, Rng *g, uint32_t hands[NSEATS])
+{
+    const InfoSet *info = &sp->info;
+    for (int s = 0; s < 4; s++)
+        hands[s] = info->known[s];
+    hands[info->seat] = info->own;
+    int a = sp->need[0], b = sp->need[1];
+    for (int i = 0; i < sp->nfree; i++) {
+        int c = sp->nfree - i - a - b;
+        uint8_t al = sp->allowed[i];
+        double w0 = (al & 1) && a > 0 ? sp->ways[i + 1][a - 1][b] : 0;
+        double w1 = (al & 2) && b > 0 ? sp->ways[i + 1][a][b - 1] : 0;
+        double w2 = (al & 4) && c > 0 ? sp->ways[i + 1][a][b] : 0;
+        double r = uniform01(g) * (w0 + w1 + w2);
+        int who = r < w0 ? 0 : (r < w0 + w1 ? 1 : 2);
+        /* guard against rounding at the top end */
+        if (who == 2 && w2 == 0)
+            who = w1 > 0 ? 1 : 0;
+        if (who == 0)
+            a--;
+        else if (who == 1)
+            b--;
+        hands[sp->others[who]] |= BIT(sp->free_cards[i]);
+    }
+}
+
+void sampler_world(const Sampler *sp, Rng *g, const Hand *h, Hand *out)
+{
+    uint32_t hands[NSEATS];
+    sampler_draw(sp, g, hands);
+    *out = *h;
+    for (int s = 0; s < 4; s++)
+        out->hand[s] = hands[s];
+}
+
+/* ------------------------------------------------- double-dummy solver */
+
+int solver_init(Solver *s, int table_bits)
+{
+    if (table_bits < 10)
+        table_bits = 10;
+    if (table_bits > 26)
+        table_bits = 26;
+    size_t n = (size_t)1 << table_bits;
+    s->table = (TTEntry *)calloc(n, sizeof(TTEntry));
+    if (!s->table)
+        return -1;
+    s->mask = (uint32_t)(n - 1);
+    s->stamp = 1;
+    s->nodes = 0;
+    memset(&s->rules, 0, sizeof s->rules);
+    s->kind = -1;
+    s->trump = -2;
+    return 0;
+}
+
+void solver_free(Solver *s)
+{
+    free(s->table);
+    s->table = NULL;
+}
+
+void solver_clear(Solver *s)
+{
+    if (++s->stamp == 0) { /* wrapped: really wipe */
+        memset(s->table, 0, ((size_t)s->mask + 1) * sizeof(TTEntry));
+        s->stamp = 1;
+    }
+}
+
+/* entries are valid for one contract and one set of rules */
+static void solver_bind(Solver *s, const Hand *h)
+{
+    if (s->kind != h->kind || s->trump != h->trump || memcmp(&s->rules, &h->rules, sizeof(Rules))) {
+        solver_clear(s);
+        s->kind = h->kind;
+        s->trump = h->trump;
+        s->rules = h->rules;
+    }
+}
+
+typedef struct {
+    int8_t trick[4];
+    int8_t trick_len, leader, to_act, phase, ntricks, win_seat, win_power, trick_points;
+    int16_t cp0, cp1;
+    int8_t tw0, tw1;
+} Undo;
+
+static inline void make_move(Hand *h, int c, Undo *u)
+{
+    memcpy(u->trick, h->trick, 4);
+    u->trick_len = h->trick_len;
+    u->leader = h->leader;
+    u->to_act = h->to_act;
+    u->phase = h->phase;
+    u->ntricks = h->ntricks;
+    u->win_seat = h->win_seat;
+    u->win_power = h->win_power;
+    u->trick_points = h->trick_points;
+    u->cp0 = h->card_points[0];
+    u->cp1 = h->card_points[1];
+    u->tw0 = h->tricks_won[0];
+    u->tw1 = h->tricks_won[1];
+    play_card_core(h, c);
+}
+
+static inline void unmake_move(Hand *h, int c, const Undo *u)
+{
+    h->hand[u->to_act] |= BIT(c);
+    h->played &= ~BIT(c);
+    memcpy(h->trick, u->trick, 4);
+    h->trick_len = u->trick_len;
+    h->leader = u->leader;
+    h->to_act = u->to_act;
+    h->phase = u->phase;
+    h->ntricks = u->ntricks;
+    h->win_seat = u->win_seat;
+    h->win_power = u->win_power;
+    h->trick_points = u->trick_points;
+    h->card_points[0] = u->cp0;
+    h->card_points[1] = u->cp1;
+    h->tricks_won[0] = u->tw0;
+    h->tricks_won[1] = u->tw1;
+}
+
+static inline int hand_total(const Hand *h) { return h->kind == KIND_SUN ? 130 : 162; }
+
+/* ranks from weakest to strongest, plain and trump order */
+static const int8_t ORDER[2][8] = {
+    {R7, R8, R9, RJ, RQ, RK, RT, RA},
+    {R7, R8, RQ, RK, RT, RA, R9, RJ},
+};
+
+/* Keep one card of each run of equivalent cards: same suit, same points,
+ * held by the mover, with no card of any other hand (or of the trick)
+ * between them in trick order. */
+static uint32_t distinct_moves(const Hand *h, uint32_t legal)
+{
+    uint32_t present = h->hand[0] | h->hand[1] | h->hand[2] | h->hand[3];
+    for (int i = 0; i < h->trick_len; i++)
+        present |= BIT(h->trick[i]);
+    uint32_t mine = legal, out = 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t in_suit = mine & SUIT_MASK(s);
+        if (__builtin_popcount(in_suit) <= 1) {
+            out |= in_suit;
+            continue;
+        }
+        int tr = s == h->trump;
+        int prev = -1; /* previous present card, if it was one of mine */
+        for (int k = 0; k < 8; k++) {
+            int c = s * 8 + ORDER[tr][k];
+            if (!(present & BIT(c)))
+                continue;
+            if (!(mine & BIT(c))) {
+                prev = -1;
+                continue;
+            }
+            if (prev < 0 || RANK_POINTS[tr][RANK_OF(prev)] != RANK_POINTS[tr][RANK_OF(c)])
+                out |= BIT(c);
+            prev = c;
+        }
+    }
+    return out;
+}
+
+/* Order the moves: the table's best first, then cheap trick winners, then
+ * the rest by points (highest first when the mover's side wins the trick). */
+static int order_moves(const Hand *h, uint32_t moves, int best, int8_t *out)
+{
+    int n = 0, keys[8];
+    int seat = h->to_act;
+    int trump = h->trump;
+    int ti = trump >= 0 ? trump : 4;
+    int ours = h->trick_len > 0 && ((h->win_seat ^ seat) & 1) == 0;
+    int led = h->trick_len ? SUIT_OF(h->trick[0]) : -1;
+    uint32_t others = (h->hand[0] | h->hand[1] | h->hand[2] | h->hand[3]) & ~h->hand[seat];
+    while (moves) {
+        int c = __builtin_ctz(moves);
+        moves &= moves - 1;
+        int pts = CARD_POINTS[ti][c];
+        int power = CARD_POWER[ti][c];
+        int key;
+        if (c == best) {
+            key = 1 << 20;
+        } else if (h->trick_len == 0) {
+            /* lead a master (nobody holds a stronger card of its suit) */
+            uint32_t stronger = 0;
+            for (uint32_t m = others & SUIT_MASK(SUIT_OF(c)); m; m &= m - 1) {
+                int o = __builtin_ctz(m);
+                if (CARD_POWER[ti][o] > power)
+                    stronger |= BIT(o);
+            }
+            key = stronger ? 100 - power * 4 - pts : 1000 + pts * 4 + power;
+        } else {
+            int s = SUIT_OF(c);
+            int p = (s == trump || s == led) ? power : 0;
+            if (ours)
+                key = 500 + pts * 8 - (s == trump) * 64;
+            else if (p > h->win_power)
+                key = 1000 - p * 8 + h->trick_points;
+            else
+                key = 200 - pts * 8 - power;
+        }
+        int j = n++;
+        while (j > 0 && keys[j - 1] < key) {
+            keys[j] = keys[j - 1];
+            out[j] = out[j - 1];
+            j--;
+        }
+        keys[j] = key;
+        out[j] = (int8_t)c;
+    }
+    return n;
+}
+
+static inline TTEntry *tt_slot(Solver *s, uint64_t lo, uint64_t hi, int leader)
+{
+    uint64_t x = lo * 0x9E3779B97F4A7C15ull ^ (hi + (uint64_t)leader) * 0xC2B2AE3D27D4EB4Full;
+    x ^= x >> 29;
+    return &s->table[(uint32_t)x & s->mask];
+}
+
+/* Can team T end with at least `target` points from here? */
+static int reach(Solver *S, Hand *h, int T, int target, int total)
+{
+    S->nodes++;
+    int pT = h->card_points[T];
+    int rest = total - h->card_points[0] - h->card_points[1];
+    if (pT >= target)
+        return 1;
+    if (pT + rest < target)
+        return 0;
+    TTEntry *e = NULL;
+    int best = -1;
+    uint64_t lo = 0, hi = 0;
+    if (h->trick_len == 0) {
+        lo = (uint64_t)h->hand[0] | (uint64_t)h->hand[1] << 32;
+        hi = (uint64_t)h->hand[2] | (uint64_t)h->hand[3] << 32;
+        e = tt_slot(S, lo, hi, h->leader);
+        if (e->stamp == S->stamp && e->lo == lo && e->hi == hi && e->leader == h->leader) {
+            int fl = e->lower, fu = e->upper; /* team 0's future points */
+            if (T == 0) {
+                if (pT + fl >= target)
+                    return 1;
+                if (pT + fu < target)
+                    return 0;
+            } else {
+                if (pT + rest - fu >= target)
+                    return 1;
+                if (pT + rest - fl < target)
+                    return 0;
+            }
+            best = e->best;
+        } else {
+            e->stamp = S->stamp;
+            e->lo = lo;
+            e->hi = hi;
+            e->leader = h->leader;
+            e->lower = 0;
+            e->upper = (int16_t)rest;
+            e->best = -1;
+        }
+    }
+    int seat = h->to_act;
+    int maxing = (seat & 1) == T;
+    int8_t order[8];
+    int n = order_moves(h, distinct_moves(h, legal_cards(h)), best, order);
+    int result = !maxing, chosen = -1;
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        make_move(h, order[i], &u);
+        int r = reach(S, h, T, target, total);
+        unmake_move(h, order[i], &u);
+        if (r == maxing) {
+            result = r;
+            chosen = order[i];
+            break;
+        }
+    }
+    if (e) {
+        /* the entry may have been replaced below us: write only if still ours */
+        if (e->stamp == S->stamp && e->lo == lo && e->hi == hi && e->leader == h->leader) {
+            int need = target - pT; /* T's future points needed */
+            if (T == 0) {
+                if (result && need > e->lower)
+                    e->lower = (int16_t)need;
+                if (!result && need - 1 < e->upper)
+                    e->upper = (int16_t)(need - 1);
+            } else {
+                /* team 0's future = rest - T's future */
+                if (result && rest - need < e->upper)
+                    e->upper = (int16_t)(rest - need);
+                if (!result && rest - need + 1 > e->lower)
+                    e->lower = (int16_t)(rest - need + 1);
+            }
+            if (chosen >= 0)
+                e->best = (int8_t)chosen;
+        }
+    }
+    return result;
+}
+
+/* Fail-soft alpha-beta on team 0's final points, with the table holding
+   bounds on team 0's future points at trick starts. */
+static int ab(Solver *S, Hand *h, int alpha, int beta, int total)
+{
+    S->nodes++;
+    int p0 = h->card_points[0];
+    int rest = total - p0 - h->card_points[1];
+    if (rest == 0 || h->ntricks == NTRICKS)
+        return p0;
+    if (p0 >= beta)
+        return p0;
+    if (p0 + rest <= alpha)
+        return p0 + rest;
+    TTEntry *e = NULL;
+    int best = -1;
+    uint64_t lo = 0, hi = 0;
+    if (h->trick_len == 0) {
+        lo = (uint64_t)h->hand[0] | (uint64_t)h->hand[1] << 32;
+        hi = (uint64_t)h->hand[2] | (uint64_t)h->hand[3] << 32;
+        e = tt_slot(S, lo, hi, h->leader);
+        if (e->stamp == S->stamp && e->lo == lo && e->hi == hi && e->leader == h->leader) {
+            int l = p0 + e->lower, u = p0 + e->upper;
+            if (l >= beta)
+                return l;
+            if (u <= alpha)
+                return u;
+            if (l == u)
+                return l;
+            if (l > alpha)
+                alpha = l;
+            if (u < beta)
+                beta = u;
+            best = e->best;
+        } else {
+            e->stamp = S->stamp;
+            e->lo = lo;
+            e->hi = hi;
+            e->leader = h->leader;
+            e->lower = 0;
+            e->upper = (int16_t)rest;
+            e->best = -1;
+        }
+    }
+    int a0 = alpha, b0 = beta;
+    int maxing = (h->to_act & 1) == 0;
+    int8_t order[8];
+    int n = order_moves(h, distinct_moves(h, legal_cards(h)), best, order);
+    int value = maxing ? -1 : 1 << 20, chosen = -1;
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        make_move(h, order[i], &u);
+        int v = ab(S, h, alpha, beta, total);
+        unmake_move(h, order[i], &u);
+        if (maxing) {
+            if (v > value) {
+                value = v;
+                chosen = order[i];
+            }
+            if (value > alpha)
+                alpha = value;
+        } else {
+            if (v < value) {
+                value = v;
+                chosen = order[i];
+            }
+            if (value < beta)
+                beta = value;
+        }
+        if (alpha >= beta)
+            break;
+    }
+    if (e && e->stamp == S->stamp && e->lo == lo && e->hi == hi && e->leader == h->leader) {
+        int f = value - p0;
+        if (value <= a0) {
+            if (f < e->upper)
+                e->upper = (int16_t)f;
+        } else if (value >= b0) {
+            if (f > e->lower)
+                e->lower = (int16_t)f;
+        } else {
+            e->lower = e->upper = (int16_t)f;
+        }
+        if (chosen >= 0)
+            e->best = (int8_t)chosen;
+    }
+    return value;
+}
+
+static void search_copy(const Hand *h, Hand *t)
+{
+    *t = *h;
+    t->undecided = 0; /* declaring changes no card points */
+    if (t->phase == PHASE_DECLARE)
+        t->phase = PHASE_PLAY;
+}
+
+int solver_reaches(Solver *s, const Hand *h, int team, int target)
+{
+    Hand t;
+    search_copy(h, &t);
+    solver_bind(s, &t);
+    return reach(s, &t, team, target, hand_total(&t));
+}
+
+/* exact final points of team T from position t, knowing they lie in [lo, hi] */
+static int exact(Solver *s, Hand *t, int T, int lo, int hi)
+{
+    int total = hand_total(t);
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (reach(s, t, T, mid, total))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+int solver_value(Solver *s, const Hand *h)
+{
+    Hand t;
+    search_copy(h, &t);
+    solver_bind(s, &t);
+    int T = t.to_act & 1;
+    int total = hand_total(&t);
+    if (getenv("BALOUT_BINSEARCH")) {
+        int rest = total - t.card_points[0] - t.card_points[1];
+        return exact(s, &t, T, t.card_points[T], t.card_points[T] + rest);
+    }
+    int v0 = ab(s, &t, -1, total + 1, total);
+    return T == 0 ? v0 : total - v0;
+}
+
+uint32_t solver_moves(Solver *s, const Hand *h, int16_t values[NCARDS])
+{
+    Hand t;
+    search_copy(h, &t);
+    solver_bind(s, &t);
+    int T = t.to_act & 1;
+    uint32_t legal = legal_cards(&t);
+    uint32_t distinct = distinct_moves(&t, legal);
+    int total = hand_total(&t);
+    for (uint32_t m = distinct; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        Undo u;
+        make_move(&t, c, &u);
+        int rest = total - t.card_points[0] - t.card_points[1];
+        values[c] = (int16_t)exact(s, &t, T, t.card_points[T], t.card_points[T] + rest);
+        unmake_move(&t, c, &u);
+    }
+    /* an equivalent card has the value of the one kept for it */
+    for (uint32_t m = legal & ~distinct; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        int s_ = SUIT_OF(c), tr = s_ == t.trump;
+        uint32_t present = t.hand[0] | t.hand[1] | t.hand[2] | t.hand[3];
+        for (int i = 0; i < t.trick_len; i++)
+            present |= BIT(t.trick[i]);
+        /* walk down the trick order to the kept card of its run */
+        int k = 0;
+        while (ORDER[tr][k] != RANK_OF(c))
+            k++;
+        for (int j = k - 1; j >= 0; j--) {
+            int d = s_ * 8 + ORDER[tr][j];
+            if (!(present & BIT(d)))
+                continue;
+            if (distinct & BIT(d)) {
+                values[c] = values[d];
+                break;
+            }
+        }
+    }
+    return legal;
+}
+
+static int bruteforce(Hand *h, int T, int total)
+{
+    if (h->phase == PHASE_DONE || h->ntricks == NTRICKS)
+        return h->card_points[T];
+    int maxing = (h->to_act & 1) == T;
+    int best = maxing ? -1 : 1 << 20;
+    for (uint32_t m = legal_cards(h); m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        Undo u;
+        make_move(h, c, &u);
+        int v = bruteforce(h, T, total);
+        unmake_move(h, c, &u);
+        if (maxing ? v > best : v < best)
+            best = v;
+    }
+    return best;
+}
+
+int solver_bruteforce(const Hand *h)
+{
+    Hand t;
+    search_copy(h, &t);
+    return bruteforce(&t, t.to_act & 1, hand_total(&t));
+}

@@ -1,0 +1,84 @@
+/* Search support: information sets, the determinization sampler and the
+ * double-dummy solver. All of it reads the rules through the engine's own
+ * functions (legal cards, play of a card), so search and play agree. */
+#ifndef BALOUT_SEARCH_H
+#define BALOUT_SEARCH_H
+
+#include "engine.h"
+
+/* ------------------------------------------------------ information sets */
+
+/* What one seat knows about where the unseen cards are. */
+typedef struct {
+    int8_t seat;                 /* the observer */
+    uint32_t own;                /* its current hand */
+    uint32_t unseen;             /* cards in the other three hands */
+    int8_t count[NSEATS];        /* cards each seat holds now */
+    uint32_t known[NSEATS];      /* cards known to be in a seat's hand */
+    uint32_t forbidden[NSEATS];  /* cards a seat cannot hold (voids, no trump, no higher trump) */
+} InfoSet;
+
+/* The information set of `seat` in hand h (play phase, or any phase after
+ * the deal is complete). Uses only what `seat` may see. */
+void infoset_build(const Hand *h, int seat, InfoSet *info);
+
+/* ------------------------------------------------------------- sampler */
+
+/* Uniform sampling among all deals of the unseen cards consistent with an
+ * information set, by exact counting (dynamic programming over the free cards
+ * and the seats' remaining counts). */
+typedef struct {
+    InfoSet info;
+    int8_t nfree;
+    int8_t free_cards[NCARDS];
+    uint8_t allowed[NCARDS];        /* seats (bits) that may hold free card i */
+    int8_t others[3];               /* the three other seats */
+    int8_t need[3];                 /* free cards each of them still needs */
+    double ways[NCARDS + 1][9][9];  /* completions from card i with (a, b) still needed by others[0..1] */
+    double total;                   /* number of consistent deals (0: none) */
+} Sampler;
+
+/* Prepare; returns the number of consistent deals (0 if the set is empty). */
+double sampler_init(Sampler *sp, const InfoSet *info);
+/* Draw one world: hands[s] = full current hand of each seat. */
+void sampler_draw(const Sampler *sp, Rng *g, uint32_t hands[NSEATS]);
+/* A copy of h with the hidden hands replaced by a sampled world. */
+void sampler_world(const Sampler *sp, Rng *g, const Hand *h, Hand *out);
+
+/* ------------------------------------------------- double-dummy solver */
+
+typedef struct {
+    uint64_t lo, hi;   /* the four hands */
+    int8_t leader;     /* seat to lead (entries exist only at trick starts) */
+    int8_t best;       /* best card found, or -1 */
+    int16_t lower, upper; /* bounds on team 0's points from here to the end */
+    uint32_t stamp;
+} TTEntry;
+
+typedef struct {
+    TTEntry *table;
+    uint32_t mask;      /* table size - 1 (a power of two) */
+    uint32_t stamp;     /* generation: entries of older generations are empty */
+    Rules rules;        /* the entries are valid for one contract under one set of rules */
+    int8_t kind, trump;
+    uint64_t nodes;
+} Solver;
+
+/* table_bits: log2 of the number of TT entries (16..24) */
+int solver_init(Solver *s, int table_bits);
+void solver_free(Solver *s);
+/* forget every entry (O(1)) */
+void solver_clear(Solver *s);
+
+/* Can team `team` finish the hand with at least `target` card points
+ * (tricks already taken and the last trick's 10 included)? h: play phase. */
+int solver_reaches(Solver *s, const Hand *h, int team, int target);
+/* Final card points of the team to act under perfect play by both sides. */
+int solver_value(Solver *s, const Hand *h);
+/* Value of each legal card for the team to act; returns the legal mask and
+ * writes values[card] for each legal card. */
+uint32_t solver_moves(Solver *s, const Hand *h, int16_t values[NCARDS]);
+/* Plain minimax without any pruning or table: the reference for tests. */
+int solver_bruteforce(const Hand *h);
+
+#endif
