@@ -619,3 +619,6 @@ def bruteforce_value(HandState state):
     """Plain minimax of the play (no pruning): the reference for tests."""
     _check_play(state)
     return solver_bruteforce(&state.h)
+
+
+include "ismcts.pxi"

@@ -4,3 +4,4 @@
 #include "engine.c"
 #include "sim.c"
 #include "search.c"
+#include "ismcts.c"

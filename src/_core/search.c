@@ -440,6 +440,27 @@ static int reach(Solver *S, Hand *h, int T, int target, int total)
     return result;
 }
 
+/* Team 0's final points when every hand holds one card: the last trick is
+   forced (the play order still matters for who wins it). */
+static int last_trick(const Hand *h)
+{
+    int8_t cards[4];
+    for (int i = 0; i < 4; i++)
+        cards[i] = i < h->trick_len ? h->trick[i] : (int8_t)__builtin_ctz(h->hand[(h->leader + i) & 3]);
+    int trump = h->trump, ti = trump >= 0 ? trump : 4;
+    int led = SUIT_OF(cards[0]), best = -1, who = 0, pts = 10;
+    for (int i = 0; i < 4; i++) {
+        int s = SUIT_OF(cards[i]);
+        int p = (s == trump || s == led) ? CARD_POWER[ti][cards[i]] : 0;
+        if (p > best) {
+            best = p;
+            who = (h->leader + i) & 3;
+        }
+        pts += CARD_POINTS[ti][cards[i]];
+    }
+    return h->card_points[0] + ((who & 1) == 0 ? pts : 0);
+}
+
 /* Fail-soft alpha-beta on team 0's final points, with the table holding
    bounds on team 0's future points at trick starts. */
 static int ab(Solver *S, Hand *h, int alpha, int beta, int total)
@@ -449,6 +470,8 @@ static int ab(Solver *S, Hand *h, int alpha, int beta, int total)
     int rest = total - p0 - h->card_points[1];
     if (rest == 0 || h->ntricks == NTRICKS)
         return p0;
+    if (h->ntricks == NTRICKS - 1)
+        return last_trick(h);
     if (p0 >= beta)
         return p0;
     if (p0 + rest <= alpha)
@@ -565,10 +588,6 @@ int solver_value(Solver *s, const Hand *h)
     solver_bind(s, &t);
     int T = t.to_act & 1;
     int total = hand_total(&t);
-    if (getenv("BALOUT_BINSEARCH")) {
-        int rest = total - t.card_points[0] - t.card_points[1];
-        return exact(s, &t, T, t.card_points[T], t.card_points[T] + rest);
-    }
     int v0 = ab(s, &t, -1, total + 1, total);
     return T == 0 ? v0 : total - v0;
 }
@@ -586,8 +605,8 @@ uint32_t solver_moves(Solver *s, const Hand *h, int16_t values[NCARDS])
         int c = __builtin_ctz(m);
         Undo u;
         make_move(&t, c, &u);
-        int rest = total - t.card_points[0] - t.card_points[1];
-        values[c] = (int16_t)exact(s, &t, T, t.card_points[T], t.card_points[T] + rest);
+        int v0 = t.phase == PHASE_DONE ? t.card_points[0] : ab(s, &t, -1, total + 1, total);
+        values[c] = (int16_t)(T == 0 ? v0 : total - v0);
         unmake_move(&t, c, &u);
     }
     /* an equivalent card has the value of the one kept for it */

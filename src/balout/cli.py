@@ -169,6 +169,31 @@ def _pos_float(text: str) -> float:
     return v
 
 
+def cmd_solve(args) -> int:
+    from .errors import BaloutError
+    from .records import load
+    from .search import Solver
+    from .state import State
+
+    solver = Solver()
+    status = 0
+    for i, rec in enumerate(load(args.file)):
+        try:
+            state = State.from_record(rec)
+            out = solver.solve(state)
+        except BaloutError as e:
+            out = {"record": i, "error": str(e)}
+            status = 1
+        if args.json:
+            print(json.dumps(out))
+        elif "error" in out:
+            print(f"record {i}: error: {out['error']}")
+        else:
+            moves = "  ".join(f"{c}={v}" for c, v in out["moves"].items())
+            print(f"record {i}: seat {out['seat']} to act, value {out['value']}:  {moves}")
+    return status
+
+
 def _nonneg_int(text: str) -> int:
     try:
         v = int(text.replace("_", ""))
@@ -195,6 +220,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("file", help="JSON lines, one hand record per line (RULES.md section 8)")
     r.add_argument("--json", action="store_true", help="one JSON output object per line")
     r.set_defaults(func=cmd_replay)
+    v = sub.add_parser("solve", help="double-dummy value of (partial) hand records")
+    v.add_argument("file", help="JSON lines of hand records in the play phase")
+    v.add_argument("--json", action="store_true",
+                   help='one {"seat", "value", "moves"} object per record')
+    v.set_defaults(func=cmd_solve)
     from .rules import VARIANTS
     m = sub.add_parser("simulate", help="simulate many independent hands natively")
     m.add_argument("--variant", default="balout", choices=VARIANTS)

@@ -1,0 +1,1 @@
+/* Information-set MCTS (see ismcts.h). */

@@ -1,0 +1,1 @@
+# Information-set MCTS wrappers (included by _core.pyx).

@@ -1,0 +1,127 @@
+"""Search support: information sets, the determinization sampler and the
+double-dummy solver, over the native core (src/_core/search.c).
+
+>>> s = State("balout", seed=3); ...               # a position in the play phase
+>>> solve(s)                                        # {'seat': 2, 'value': 97, 'moves': {'JH': 97, ...}}
+>>> Sampler(s, seat=0).worlds(100, seed=1)          # 100 deals consistent with what seat 0 knows
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+import numpy as np
+
+from . import _core
+from .cards import Card, CardSet, card_name
+from .errors import BaloutError
+from .state import State, _check_int
+
+__all__ = ["InformationSet", "information_set", "Sampler", "Solver", "solve"]
+
+
+@dataclass(frozen=True)
+class InformationSet:
+    """What one seat knows about the hidden cards.
+
+    ``known[s]``: cards seat s surely holds (the offer it received, shown
+    declarations, the other half of an announced belote); ``forbidden[s]``:
+    cards it cannot hold (voids, no trump, no higher trump, shown by its
+    plays); ``count[s]``: how many cards it holds.
+    """
+
+    seat: int
+    own: CardSet
+    unseen: CardSet
+    count: Tuple[int, int, int, int]
+    known: Tuple[CardSet, ...]
+    forbidden: Tuple[CardSet, ...]
+
+    def allows(self, seat: int, card) -> bool:
+        """May ``seat`` hold ``card``, as far as the observer knows?"""
+        c = Card(card)
+        if seat == self.seat:
+            return c in self.own
+        return c in self.unseen and c not in self.forbidden[seat] and not any(
+            c in self.known[s] for s in range(4) if s != seat)
+
+
+def information_set(state: State, seat: int) -> InformationSet:
+    """The information set of ``seat`` in ``state``."""
+    seat = _check_int("seat", seat, 0, 3)
+    d = _core.information_set(state, seat)
+    return InformationSet(seat, CardSet.from_mask(d["own"]), CardSet.from_mask(d["unseen"]),
+                          d["count"], tuple(CardSet.from_mask(m) for m in d["known"]),
+                          tuple(CardSet.from_mask(m) for m in d["forbidden"]))
+
+
+class Sampler:
+    """Uniform deals of the unseen cards among all those consistent with a
+    seat's information set (exact counting, so no rejection and no bias)."""
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.state = state
+        self.seat = _check_int("seat", seat, 0, 3)
+        self._native = _core.WorldSampler(state, self.seat)
+
+    @property
+    def count(self) -> float:
+        """The number of consistent deals."""
+        return self._native.count
+
+    def hands(self, n: int, seed: int) -> np.ndarray:
+        """``n`` worlds as an (n, 4) array of hand masks."""
+        n = _check_int("n", n, 0, 1 << 30)
+        return self._native.draw(n, int(seed) & 0xFFFFFFFFFFFFFFFF)
+
+    def worlds(self, n: int, seed: int) -> List[State]:
+        """``n`` copies of the state with the hidden hands dealt at random."""
+        return [self.state.with_hands(row) for row in self.hands(n, seed)]
+
+
+class Solver:
+    """Exact double-dummy solver (every card visible) of the play.
+
+    Values are the final card points of a team (tricks already taken and the
+    last trick's 10 included) under perfect play by both sides. The
+    transposition table is kept between calls on the same contract.
+    """
+
+    def __init__(self, table_bits: int = 18) -> None:
+        self._native = _core.DoubleDummy(_check_int("table_bits", table_bits, 10, 26))
+
+    @property
+    def nodes(self) -> int:
+        return self._native.nodes
+
+    def value(self, state: State) -> int:
+        """Final card points of the team to act."""
+        return self._native.value(state)
+
+    def moves(self, state: State) -> Dict[Card, int]:
+        """Value (for the team to act) of each legal card."""
+        return {Card(c): v for c, v in self._native.moves(state).items()}
+
+    def reaches(self, state: State, team: int, target: int) -> bool:
+        """Threshold mode: can ``team`` end with at least ``target`` card points?"""
+        return self._native.reaches(state, _check_int("team", team, 0, 1),
+                                    _check_int("target", target, -1000, 1000))
+
+    def solve(self, state: State) -> dict:
+        """``{"seat", "value", "moves": {card: value}}`` for the seat to act."""
+        moves = self.moves(state)
+        return {"seat": state.to_act, "value": max(moves.values()),
+                "moves": {card_name(c): v for c, v in sorted(moves.items())}}
+
+
+_default: Optional[Solver] = None
+
+
+def solve(state: State) -> dict:
+    """Double-dummy value of the position and of each legal card (see Solver.solve)."""
+    global _default
+    if _default is None:
+        _default = Solver()
+    if not isinstance(state, State):
+        raise BaloutError(f"solve takes a State, not {type(state).__name__}")
+    return _default.solve(state)
