@@ -80,6 +80,7 @@ cdef extern from "engine.h" nogil:
         uint32_t hand[4]
         uint32_t dealt[4]
         uint32_t played
+        uint32_t played_by[4]
         int8_t leader
         int8_t trick_len
         int8_t ntricks
@@ -167,6 +168,7 @@ cdef extern from "search.h" nogil:
     int solver_value(Solver *s, const Hand *h)
     uint32_t solver_moves(Solver *s, const Hand *h, int16_t values[32])
     int solver_bruteforce(const Hand *h)
+    uint64_t evaluate_actions(const Hand *h, int worlds, int policy, Rng *g, double means[50])
 
 
 cdef class HandState:

@@ -615,6 +615,26 @@ cdef class DoubleDummy:
         return legal, sums, worlds
 
 
+def mc_evaluate(HandState state, int worlds, int policy, uint64_t seed):
+    """Flat Monte Carlo from the view of the seat to act: {action: mean of its
+    team's hand score minus the other's} over `worlds` determinizations, each
+    action followed by native `policy` play to the end (same worlds for all)."""
+    cdef double means[50]
+    cdef uint64_t legal
+    cdef Rng g
+    if state.h.phase == PHASE_DONE:
+        from balout.errors import BaloutError
+        raise BaloutError("the hand is over")
+    if worlds < 1:
+        raise ValueError("worlds must be at least 1")
+    if not 0 <= policy < NUM_POLICIES:
+        raise ValueError(f"policy ids are 0..{NUM_POLICIES - 1}")
+    rng_seed(&g, seed)
+    with nogil:
+        legal = evaluate_actions(&state.h, worlds, policy, &g, means)
+    return {a: means[a] for a in range(50) if legal >> a & 1}
+
+
 def bruteforce_value(HandState state):
     """Plain minimax of the play (no pruning): the reference for tests."""
     _check_play(state)

@@ -483,6 +483,7 @@ static inline int play_card_core(Hand *h, int c)
     int ti = h->trump >= 0 ? h->trump : 4;
     h->hand[seat] &= ~BIT(c);
     h->played |= BIT(c);
+    h->played_by[seat] |= BIT(c);
     int s = SUIT_OF(c);
     int first = h->trick_len == 0;
     int led = first ? s : SUIT_OF(h->trick[0]);
@@ -708,6 +709,7 @@ void hand_reset(Hand *h)
         h->seat_decl_cards[s] = 0;
         h->hand[s] = 0;
         h->dealt[s] = 0;
+        h->played_by[s] = 0;
         h->trick[s] = -1;
     }
     h->decl_team = -1;

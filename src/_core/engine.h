@@ -134,6 +134,7 @@ typedef struct {
     uint32_t hand[NSEATS];
     uint32_t dealt[NSEATS];  /* full hands once the deal is complete */
     uint32_t played;
+    uint32_t played_by[NSEATS];
     int8_t leader;
     int8_t trick_len;
     int8_t ntricks;

@@ -163,6 +163,28 @@ void sampler_draw(const Sampler *sp, Rng *g, uint32_t hands[NSEATS])
     }
 }
 
+/* Declarations and belote of a world follow its own hands, not the real
+   ones: the real values of hidden hands must not leak into a search. Seats
+   keep their decisions of the choice mode. */
+static void redeclare(Hand *w)
+{
+    uint8_t decided = (uint8_t)(w->declared | ~w->undecided);
+    uint8_t declared = (uint8_t)w->declared;
+    for (int s = 0; s < 4; s++)
+        w->dealt[s] = w->hand[s] | w->played_by[s];
+    fix_declarations(w);
+    if (w->rules.declarations == DECL_CHOICE) {
+        /* a seat that decided keeps its decision; the others decide later */
+        uint8_t has = 0;
+        for (int s = 0; s < 4; s++)
+            if (w->seat_decl_value[s] > 0)
+                has |= (uint8_t)(1 << s);
+        w->declared = (int8_t)(declared & has);
+        w->undecided = (int8_t)(has & ~decided & 0xF);
+        resolve_declarations(w);
+    }
+}
+
 void sampler_world(const Sampler *sp, Rng *g, const Hand *h, Hand *out)
 {
     uint32_t hands[NSEATS];
@@ -170,6 +192,7 @@ void sampler_world(const Sampler *sp, Rng *g, const Hand *h, Hand *out)
     *out = *h;
     for (int s = 0; s < 4; s++)
         out->hand[s] = hands[s];
+    redeclare(out);
 }
 
 /* ------------------------------------------------- double-dummy solver */
@@ -247,6 +270,7 @@ static inline void unmake_move(Hand *h, int c, const Undo *u)
 {
     h->hand[u->to_act] |= BIT(c);
     h->played &= ~BIT(c);
+    h->played_by[u->to_act] &= ~BIT(c);
     memcpy(h->trick, u->trick, 4);
     h->trick_len = u->trick_len;
     h->leader = u->leader;
@@ -656,4 +680,81 @@ int solver_bruteforce(const Hand *h)
     Hand t;
     search_copy(h, &t);
     return bruteforce(&t, t.to_act & 1, hand_total(&t));
+}
+
+/* ------------------------------------------------ Monte Carlo evaluation */
+
+int determinize(const Hand *h, int seat, const Sampler *sp, Rng *g, Hand *out)
+{
+    if (h->bidder >= 0) {
+        if (!sp || sp->total <= 0)
+            return 0;
+        sampler_world(sp, g, h, out);
+        return 1;
+    }
+    /* auction: the seat knows its five cards and the offer (deck[20]) */
+    uint32_t mine = h->hand[seat] | BIT(h->offer);
+    uint8_t deck[NCARDS];
+    int pos[NCARDS], n = 0;
+    uint8_t cards[NCARDS];
+    memcpy(deck, h->deck, NCARDS);
+    for (int i = 0; i < NCARDS; i++)
+        if (!(mine & BIT(deck[i]))) {
+            pos[n] = i;
+            cards[n++] = deck[i];
+        }
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)rng_below(g, (uint32_t)i + 1);
+        uint8_t t = cards[i];
+        cards[i] = cards[j];
+        cards[j] = t;
+    }
+    for (int i = 0; i < n; i++)
+        deck[pos[i]] = cards[i];
+    hand_new(out, &h->rules, deck, h->dealer, h->match_before[0], h->match_before[1], h->pot_before);
+    for (int i = 0; i < h->nactions; i++)
+        hand_step(out, h->actions[i]);
+    return 1;
+}
+
+uint64_t evaluate_actions(const Hand *h, int worlds, int policy, Rng *g, double means[NUM_ACTIONS])
+{
+    int seat = h->to_act, team = seat & 1;
+    uint64_t legal = hand_legal(h);
+    for (int a = 0; a < NUM_ACTIONS; a++)
+        means[a] = 0;
+    if (h->phase == PHASE_DONE || !legal)
+        return 0;
+    Sampler *sp = NULL;
+    if (h->bidder >= 0) {
+        InfoSet info;
+        sp = (Sampler *)malloc(sizeof(Sampler));
+        if (!sp)
+            return 0;
+        infoset_build(h, seat, &info);
+        if (sampler_init(sp, &info) <= 0) {
+            free(sp);
+            return 0;
+        }
+    }
+    Hand world, w;
+    for (int k = 0; k < worlds; k++) {
+        if (!determinize(h, seat, sp, g, &world))
+            break;
+        uint64_t seed = rng_next(g); /* the same playout stream for every action */
+        for (uint64_t m = legal; m; m &= m - 1) {
+            int a = __builtin_ctzll(m);
+            Rng pg;
+            rng_seed(&pg, seed);
+            w = world;
+            hand_step(&w, a);
+            while (w.phase != PHASE_DONE)
+                hand_step(&w, policy_act(&w, policy, &pg));
+            means[a] += (double)(w.result.hand_score[team] - w.result.hand_score[team ^ 1]);
+        }
+    }
+    for (uint64_t m = legal; m; m &= m - 1)
+        means[__builtin_ctzll(m)] /= worlds > 0 ? worlds : 1;
+    free(sp);
+    return legal;
 }

@@ -5,6 +5,7 @@
 #define BALOUT_SEARCH_H
 
 #include "engine.h"
+#include "sim.h"
 
 /* ------------------------------------------------------ information sets */
 
@@ -80,5 +81,20 @@ int solver_value(Solver *s, const Hand *h);
 uint32_t solver_moves(Solver *s, const Hand *h, int16_t values[NCARDS]);
 /* Plain minimax without any pruning or table: the reference for tests. */
 int solver_bruteforce(const Hand *h);
+
+/* ------------------------------------------------ Monte Carlo evaluation */
+
+/* A world for `seat`: the hidden cards dealt at random consistently with
+ * what it knows. In the auction the unseen part of the deck is shuffled
+ * and the bids so far replayed; afterwards the sampler deals the hidden
+ * hands. Returns 0 if no world is consistent. `sp` may be NULL in the
+ * auction; otherwise it is a Sampler prepared for seat. */
+int determinize(const Hand *h, int seat, const Sampler *sp, Rng *g, Hand *out);
+
+/* Flat Monte Carlo: for each legal action of the seat to act, the mean over
+ * `worlds` determinizations (the same worlds for every action) of its team's
+ * hand score minus the other team's, after the action and `policy` play to
+ * the end. means[a] for each legal action a; returns the legal mask. */
+uint64_t evaluate_actions(const Hand *h, int worlds, int policy, Rng *g, double means[NUM_ACTIONS]);
 
 #endif

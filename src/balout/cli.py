@@ -194,6 +194,29 @@ def cmd_solve(args) -> int:
     return status
 
 
+def cmd_arena(args) -> int:
+    from .arena import arena
+
+    options = json.loads(args.options) if args.options else None
+    bots = tuple(b.strip() for b in args.bots.split(","))
+    res = arena(args.variant, bots, args.matches, seed=args.seed, threads=args.threads, options=options)
+    s = res.summary()
+    if args.json:
+        print(json.dumps(s))
+        return 0
+    a, b = s["bots"]
+    print(f"{s['variant']}: {a} vs {b}, {s['matches']} matches ({s['matches'] // 2} duplicate pairs), "
+          f"{s['hands']} hands")
+    lo, hi = s["win_rate_ci95"]
+    print(f"match win rate of {a}: {s['win_rate']:.3f}  [{lo:.3f}, {hi:.3f}]")
+    lo, hi = s["points_diff_ci95"]
+    print(f"hand score difference per deal ({a} - {b}): {s['points_diff']:+.2f}  [{lo:+.2f}, {hi:+.2f}]")
+    for key in sorted(k for k in s if k.endswith("_ms_median")):
+        name = key[: -len("_ms_median")]
+        print(f"decision time {name}: median {s[key]:.2f} ms, p95 {s[name + '_ms_p95']:.2f} ms")
+    return 0
+
+
 def _nonneg_int(text: str) -> int:
     try:
         v = int(text.replace("_", ""))
@@ -226,6 +249,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help='one {"seat", "value", "moves"} object per record')
     v.set_defaults(func=cmd_solve)
     from .rules import VARIANTS
+    ar = sub.add_parser("arena", help="duplicate matches between two bots")
+    ar.add_argument("--variant", default="balout", choices=VARIANTS)
+    ar.add_argument("--bots", default="medium,easy", help="A,B among random, easy, medium, hard, cheat")
+    ar.add_argument("--matches", type=_pos_int, default=10, help="duplicate pairs of matches")
+    ar.add_argument("--seed", type=_nonneg_int, default=0)
+    ar.add_argument("--threads", type=_pos_int, default=None, help="worker processes (default: all cores)")
+    ar.add_argument("--options", default=None, help="rule options as JSON")
+    ar.add_argument("--json", action="store_true")
+    ar.set_defaults(func=cmd_arena)
     m = sub.add_parser("simulate", help="simulate many independent hands natively")
     m.add_argument("--variant", default="balout", choices=VARIANTS)
     m.add_argument("--hands", type=_nonneg_int, default=1_000_000, help="number of hands (default 1,000,000)")

@@ -1,0 +1,156 @@
+"""Bots: one interface, ``act(state) -> action``, for the auction, the
+doubling and the play.
+
+A bot may only use what the seat to act is allowed to know: its own hand,
+the offer, the public history and what the rules reveal (the information
+set of :mod:`balout.search`). Every bot below reads the state through the
+native information set and sampler, never the hidden hands; the tests check
+this by scrambling the hidden hands.
+
+Levels (budgets per decision on one core of the reference machine):
+
+- ``random``: uniform over the legal actions.
+- ``easy``: the native rule-based ``greedy`` player.
+- ``medium``: flat Monte Carlo over 300 determinized worlds, every action
+  followed by greedy play to the end (auction and doubling included: the
+  candidate bids are evaluated by simulation); double-dummy (PIMC) over 20
+  worlds once 3 tricks or fewer remain.
+- ``hard``: the same with 3,000 worlds, and PIMC over 60 worlds once 5
+  tricks or fewer remain.
+- ``cheat``: sees every card: double-dummy play, bids evaluated on the real
+  deal. Only to measure the ceiling.
+"""
+from __future__ import annotations
+
+import hashlib
+import random as _random
+from typing import Callable, Dict, Optional, Protocol
+
+import numpy as np
+
+from . import _core
+from .errors import OptionError
+from .state import State
+
+__all__ = ["Bot", "RandomBot", "GreedyBot", "MonteCarloBot", "CheatBot", "make_bot", "LEVELS"]
+
+LEVELS = ("random", "easy", "medium", "hard", "cheat")
+GREEDY = 1
+
+
+class Bot(Protocol):
+    name: str
+
+    def act(self, state: State) -> int:
+        """The action chosen for the seat to act."""
+        ...
+
+
+def _public_seed(seed: int, state: State) -> int:
+    """A seed from the bot's seed and the public history only."""
+    h = hashlib.blake2b(digest_size=8)
+    h.update(seed.to_bytes(8, "little", signed=False))
+    h.update(bytes(state.action_history))
+    h.update(bytes([state.to_act, state.dealer, state.offer_id]))
+    h.update(repr(tuple(state.match_before)).encode())
+    return int.from_bytes(h.digest(), "little")
+
+
+def _best(values: Dict[int, float]) -> int:
+    best = max(values.values())
+    return min(a for a, v in values.items() if v >= best - 1e-9)
+
+
+class RandomBot:
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def act(self, state: State) -> int:
+        rng = _random.Random(_public_seed(self.seed, state))
+        return rng.choice(state.legal_actions())
+
+
+class GreedyBot:
+    """The native rule-based player (easy)."""
+
+    name = "easy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def act(self, state: State) -> int:
+        return _core.policy_action(state, GREEDY, _public_seed(self.seed, state))
+
+
+class MonteCarloBot:
+    """Flat Monte Carlo with greedy rollouts, and PIMC double-dummy play in
+    the endgame."""
+
+    def __init__(self, worlds: int = 200, endgame_tricks: int = 3, endgame_worlds: int = 20,
+                 seed: int = 0, name: str = "montecarlo") -> None:
+        if worlds < 1 or endgame_worlds < 1 or not 0 <= endgame_tricks <= 8:
+            raise OptionError("worlds and endgame_worlds must be >= 1, endgame_tricks 0..8")
+        self.worlds = worlds
+        self.endgame_tricks = endgame_tricks
+        self.endgame_worlds = endgame_worlds
+        self.seed = seed
+        self.name = name
+        self._solver: Optional[_core.DoubleDummy] = None
+
+    def act(self, state: State) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        seed = _public_seed(self.seed, state)
+        if state.phase == "play" and 8 - state.tricks_played <= self.endgame_tricks:
+            if self._solver is None:
+                self._solver = _core.DoubleDummy(16)
+            mask, sums, _ = self._solver.pimc(state, self.endgame_worlds, seed)
+            return _best({c: sums[c] for c in legal})
+        return _best(_core.mc_evaluate(state, self.worlds, GREEDY, seed))
+
+
+class CheatBot:
+    """Plays double-dummy with every card visible; bids on the real deal."""
+
+    name = "cheat"
+
+    def __init__(self, seed: int = 0, worlds: int = 1) -> None:
+        self.seed = seed
+        self._solver = _core.DoubleDummy(18)
+
+    def act(self, state: State) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if state.phase == "play":
+            return _best({int(c): v for c, v in self._solver.moves(state).items()})
+        # the real deal, played out greedily after each candidate
+        values = {}
+        for a in legal:
+            t = state.clone()
+            t.apply_action(a)
+            while not t.is_terminal():
+                t.apply_action(_core.policy_action(t, GREEDY, 0))
+            team = state.to_act & 1
+            hs = t.hand_score
+            values[a] = hs[team] - hs[team ^ 1]
+        return _best(values)
+
+
+_FACTORIES: Dict[str, Callable[[int], Bot]] = {
+    "random": lambda seed: RandomBot(seed),
+    "easy": lambda seed: GreedyBot(seed),
+    "medium": lambda seed: MonteCarloBot(300, 3, 20, seed, "medium"),
+    "hard": lambda seed: MonteCarloBot(3000, 5, 60, seed, "hard"),
+    "cheat": lambda seed: CheatBot(seed),
+}
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    """A bot by level name: random, easy, medium, hard, cheat."""
+    if name not in _FACTORIES:
+        raise OptionError(f"unknown bot {name!r}; bots are {', '.join(LEVELS)}")
+    return _FACTORIES[name](seed)

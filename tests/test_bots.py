@@ -1,0 +1,159 @@
+"""Bots: legal, deterministic under a seed, and blind to the hidden cards."""
+import json
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from balout import OptionError, State, _core
+from balout.arena import arena, play_match
+from balout.bots import LEVELS, MonteCarloBot, make_bot
+from balout.cards import card_name
+
+VARIANTS = ("balout", "belote", "baloot")
+HONEST = ("random", "easy", "medium", "hard")
+
+
+def _positions(variant, n, seed):
+    """States at random points of random hands (auction, doubling, play)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        s = State(variant, seed=seed * 1000 + i, match_score=(rng.choice([0, 120]), rng.choice([0, 60])))
+        stop = rng.randrange(0, 40)
+        while not s.is_terminal() and len(s.action_history) < stop:
+            s.apply_action(rng.choice(s.legal_actions()))
+        if not s.is_terminal():
+            out.append(s)
+    return out
+
+
+def _scrambled(state):
+    """The same position for the seat to act, with the hidden cards redealt."""
+    seat = state.to_act
+    if state.bidder >= 0:
+        hands = _core.WorldSampler(state, seat).draw(1, 99)[0]
+        return state.with_hands(hands)
+    # auction: the unseen part of the deck is shuffled, the bids replayed
+    known = {c for c in range(32) if state.hand_masks[seat] >> c & 1} | {state.offer_id}
+    deck = list(state.deck)
+    slots = [i for i, c in enumerate(deck) if c not in known]
+    cards = [deck[i] for i in slots]
+    random.Random(5).shuffle(cards)
+    for i, c in zip(slots, cards):
+        deck[i] = c
+    t = State(state.variant, deck=[card_name(c) for c in deck], dealer=state.dealer,
+              options=dict(state.options), match_score=state.match_before)
+    for a in state.action_history:
+        t.apply_action(a)
+    return t
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("level", LEVELS)
+def test_bots_choose_legal_actions(variant, level):
+    bot = make_bot(level, seed=3)
+    for s in _positions(variant, 12, 7):
+        a = bot.act(s)
+        assert a in s.legal_actions(), (level, s.phase)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("level", HONEST)
+def test_bots_never_read_hidden_cards(variant, level):
+    checked = 0
+    for s in _positions(variant, 25, 3):
+        t = _scrambled(s)
+        assert t.hand_masks[s.to_act] == s.hand_masks[s.to_act]
+        assert t.legal_actions() == s.legal_actions()
+        a = make_bot(level, seed=11).act(s)
+        b = make_bot(level, seed=11).act(t)
+        assert a == b, (level, s.phase, s.action_history)
+        checked += t.hand_masks != s.hand_masks
+    assert checked >= 5  # the scrambling really changed hidden hands
+
+
+def test_the_cheat_does_read_hidden_cards():
+    """The ceiling bot sees everything: some scrambled positions change its play."""
+    differ = 0
+    for s in _positions("balout", 40, 5):
+        if s.phase != "play" or len(s.legal_actions()) < 3:
+            continue
+        differ += make_bot("cheat").act(s) != make_bot("cheat").act(_scrambled(s))
+    assert differ >= 1
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_bots_are_deterministic_under_a_seed(level):
+    for s in _positions("baloot", 8, 9):
+        assert make_bot(level, seed=4).act(s.clone()) == make_bot(level, seed=4).act(s.clone())
+
+
+def test_monte_carlo_bot_takes_a_sure_capot():
+    # seat 1 holds every heart and takes hearts: any card wins everything
+    from helpers import state_for
+    hands = ["7S 8S 9S TS 7D 8D 9D TD", "7H 8H 9H TH JH QH KH AH",
+             "JS QS KS AS JD QD KD AD", "7C 8C 9C TC JC QC KC AC"]
+    s = state_for(hands, offer="JH", receiver=1, dealer=0, bids=["take"])
+    # the seat after the taker leads; play a few tricks: hearts must win them all
+    bot = MonteCarloBot(200, 8, 10, seed=1)
+    while not s.is_terminal():
+        s.apply_action(bot.act(s) if s.to_act == 1 else make_bot("easy").act(s))
+    assert s.tricks_won[1] == 8 and s.outcome == "made" and s.summary()["capot"] == 1
+
+
+def test_make_bot_rejects_unknown_names():
+    with pytest.raises(OptionError, match="bots are random, easy, medium, hard, cheat"):
+        make_bot("grandmaster")
+    with pytest.raises(OptionError):
+        MonteCarloBot(worlds=0)
+
+
+def test_play_match_reaches_the_target():
+    w, scores, times = play_match("balout", {}, (make_bot("easy"), make_bot("random")), 3)
+    assert w in (0, 1)
+    total = np.sum(scores, axis=0)
+    assert total[w] >= 500 and total[w] > total[1 - w]
+    assert len(times[0]) > 0 and len(times[1]) > 0
+
+
+def test_arena_summary_and_duplicate_pairs():
+    res = arena("belote", ("easy", "random"), matches=3, seed=1, threads=1)
+    s = res.summary()
+    assert s["matches"] == 6 and 0 <= s["wins" if "wins" in s else "win_rate"] <= 1
+    lo, hi = s["win_rate_ci95"]
+    assert lo <= s["win_rate"] <= hi
+    lo, hi = s["points_diff_ci95"]
+    assert lo <= s["points_diff"] <= hi
+    assert s["easy_ms_median"] is not None and s["random_ms_p95"] is not None
+    # duplicate: the same seed replays the same matches
+    again = arena("belote", ("easy", "random"), matches=3, seed=1, threads=1)
+    assert again.wins == res.wins and np.array_equal(again.deal_diffs, res.deal_diffs)
+
+
+def test_arena_identical_bots_are_even_on_each_deal():
+    """The same deterministic bot on both sides: each deal's two plays cancel."""
+    res = arena("balout", ("easy", "easy"), matches=3, seed=2, threads=1)
+    assert res.wins == 3  # each pair is won once by each side
+    assert np.allclose(res.deal_diffs[: 3], res.deal_diffs[: 3]) and abs(res.summary()["points_diff"]) < 1e-9
+
+
+def test_arena_rejects_bad_arguments():
+    with pytest.raises(OptionError):
+        arena("balout", ("easy", "nobody"), matches=1)
+    with pytest.raises(OptionError):
+        arena("nope", ("easy", "easy"), matches=1)
+    with pytest.raises(OptionError):
+        arena("balout", ("easy", "easy"), matches=0)
+
+
+def test_arena_cli_json():
+    out = subprocess.run([sys.executable, "-m", "balout", "arena", "--variant", "baloot", "--bots",
+                          "easy,random", "--matches", "2", "--seed", "3", "--threads", "1", "--json"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    s = json.loads(out.stdout)
+    for key in ("win_rate", "win_rate_ci95", "points_diff", "points_diff_ci95"):
+        assert key in s
