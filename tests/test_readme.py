@@ -6,15 +6,17 @@ README = Path(__file__).parent.parent / "README.md"
 
 
 def test_readme_python_blocks_run():
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) >= 2
+    tour, batch, search = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
     env = {}
-    for code in blocks:
-        exec(compile(code, "README.md", "exec"), env)
+    exec(compile(tour, "README.md", "exec"), env)
     assert env["m"].is_over and env["m"].winner in (0, 1)
     assert env["State"].from_record(env["record"]) == env["s"]
+    exec(compile(batch, "README.md", "exec"), env)
     assert env["sim"].hands.shape == (2_000_000,)
     assert env["big"].hands is None and env["big"].aggregate["hands"] == 3_000_000
+    exec(compile(search, "README.md", "exec"), env)
+    assert env["s"].phase == "play" and env["s"].tricks_played == 3
+    assert env["worlds"].shape == (1000, 4) and env["info"].seat == 0
 
 
 def test_readme_shows_the_two_commands():
