@@ -258,3 +258,12 @@ def test_unknown_variant():
 def test_option_values_on_off_accepted():
     s = State("balout", seed=1, options={"undertrump": "off", "litige_pot": "on"})
     assert s.options["undertrump"] is False and s.options["litige_pot"] is True
+
+
+def test_option_cache_does_not_confuse_equal_values_of_other_types():
+    """1 == True and 500.0 == 500 in Python; only the bool and the int are valid."""
+    State("balout", options={"forced_take_on_jack": True, "target": 500})
+    with pytest.raises(OptionError):
+        State("balout", options={"forced_take_on_jack": 1})
+    with pytest.raises(OptionError):
+        State("balout", options={"target": 500.0})

@@ -131,7 +131,9 @@ _RESOLVED: dict = {}
 def resolve(variant: str, options: Optional[Mapping[str, Any]] = None):
     """Validate options; return (variant, read-only options, core rules tuple)."""
     try:
-        key = (variant, tuple(sorted(options.items())) if options else ())
+        # the value's type is part of the key: 1 == True and 500.0 == 500 in Python,
+        # but only True and 500 are valid
+        key = (variant, tuple(sorted((k, type(v), v) for k, v in options.items())) if options else ())
         hit = _RESOLVED.get(key)
     except (TypeError, AttributeError):
         key = hit = None
