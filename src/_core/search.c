@@ -56,11 +56,17 @@ void infoset_build(const Hand *h, int seat, InfoSet *info)
             int p = t.to_act;
             if (p != seat)
                 info->forbidden[p] |= excluded_by_play(&t, a, info->unseen);
-            /* belote: the first of K/Q of trump played shows the other */
-            if (p == h->belote_seat && p != seat && h->trump >= 0) {
+            /* belote is announced with the first of K/Q of trump its holder
+               plays: that card shows the other half, or, with no
+               announcement, that the player does not hold it */
+            if (p != seat && h->trump >= 0) {
                 uint32_t kq = BIT(h->trump * 8 + RK) | BIT(h->trump * 8 + RQ);
-                if (kq & BIT(a))
-                    info->known[p] |= kq & ~BIT(a) & in_hands;
+                if ((kq & BIT(a)) && (kq & ~BIT(a) & ~t.played)) {
+                    if (p == h->belote_seat)
+                        info->known[p] |= kq & ~BIT(a) & in_hands;
+                    else
+                        info->forbidden[p] |= kq & ~BIT(a);
+                }
             }
         }
         hand_step(&t, a);

@@ -1,0 +1,247 @@
+"""pytest-benchmark benchmarks of the search support (balout.search).
+
+* the determinization sampler: worlds/s mid-hand (target 200,000 per core);
+* the double-dummy solver on whole deals from the first lead, per contract
+  (balout trump, baloot Hokm, baloot Sun): mean, p50, p99 and max time in ms
+  and nodes per deal; then the solve time by the number of tricks left;
+* PIMC (sample + solve every legal card in each world) mid-hand: worlds/s.
+
+Every figure goes to ``extra_info`` and to a "balout search" section of the
+terminal report. The deal counts: ``BALOUT_BENCH_DEALS`` (default 1000) per
+contract, stopped early after ``BALOUT_BENCH_SECONDS`` (default 55) seconds
+per contract; the report says how many deals were solved. With
+``--benchmark-disable`` every benchmark runs on a handful of deals.
+"""
+from __future__ import annotations
+
+import os
+import random
+import time
+
+import numpy as np
+import pytest
+
+import balout
+from balout import _core
+from balout.search import Sampler, Solver
+
+VARIANTS = ("balout", "belote", "baloot")
+CONTRACTS = (("balout", None), ("baloot", "hokm"), ("baloot", "sun"))
+SAMPLER_TARGET = 200_000   # worlds/s per core
+
+DEALS = int(os.environ.get("BALOUT_BENCH_DEALS", "1000"))
+SECONDS = float(os.environ.get("BALOUT_BENCH_SECONDS", "55"))
+
+LINES: list = []
+
+
+@pytest.fixture
+def full(request):
+    return not request.config.getoption("benchmark_disable")
+
+
+@pytest.fixture
+def say(capsys):
+    """Print a report line past the output capture (and keep it in LINES)."""
+    def write(line: str) -> None:
+        LINES.append(line)
+        with capsys.disabled():
+            print("\n" + line, flush=True)
+    return write
+
+
+def cards_left(s) -> int:
+    return sum(bin(h).count("1") for h in s.hand_masks)
+
+
+def first_lead(variant: str, kind, seed: int):
+    """A deal at the first lead (32 cards in the hands) with the wanted
+    contract kind, or None (cancelled, other kind)."""
+    rng = random.Random(seed)
+    s = balout.State(variant, seed=seed)
+    while s.phase in ("auction", "doubling") and not s.is_terminal():
+        acts = s.legal_action_strings()
+        if s.phase == "auction" and kind == "sun":
+            pick = [a for a in acts if a in ("sun", "ashkal")] or acts
+        elif s.phase == "auction" and kind == "hokm":
+            pick = [a for a in acts if a.startswith("hokm")] or ["pass"]
+        elif s.phase == "auction":
+            pick = [a for a in acts if a.startswith("take")] or acts
+        else:
+            pick = ["pass"]
+        s.apply_action(rng.choice(pick))
+    if s.phase != "play":
+        return None
+    if (kind == "sun") != (s.trump_id < 0):
+        return None
+    return s
+
+
+def deals(variant: str, kind, n: int, seed0: int = 1):
+    seed = seed0
+    while n:
+        s = first_lead(variant, kind, seed)
+        seed += 1
+        if s is not None:
+            n -= 1
+            yield s
+
+
+def pct(values, q) -> float:
+    return float(np.percentile(np.asarray(values, dtype=float), q))
+
+
+def label(variant, kind) -> str:
+    return f"{variant}-{kind or 'trump'}"
+
+
+# ------------------------------------------------------------------ sampler
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_sampler_worlds_per_second(benchmark, rate, full, say, mid_hand_states, variant):
+    """Sampler.hands(n) mid-hand (trick 4, 2 cards down), from the seat to act."""
+    s = mid_hand_states[variant]
+    sp = Sampler(s, s.to_act)
+    n = 200_000 if full else 2_000
+    out = benchmark.pedantic(sp.hands, args=(n, 7), rounds=5 if full else 1, iterations=1,
+                             warmup_rounds=1 if full else 0)
+    assert out.shape == (n, 4)
+    rate(benchmark, f"sampler_worlds[{variant}]", n, "world")
+    if full:
+        per_s = n / benchmark.stats.stats.mean
+        benchmark.extra_info["target_worlds_per_s"] = SAMPLER_TARGET
+        benchmark.extra_info["consistent_deals"] = sp.count
+        say(f"sampler[{variant}] mid-hand: {per_s:,.0f} worlds/s on one core "
+            f"(target {SAMPLER_TARGET:,}: {'met' if per_s >= SAMPLER_TARGET else 'NOT met'}; "
+            f"{sp.count:,.0f} consistent deals, {len(s.trick_ids)} cards in the trick)")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_sampler_worlds_as_states(benchmark, rate, full, mid_hand_states, variant):
+    """Sampler.worlds(n): the same, as State objects (with_hands per world)."""
+    s = mid_hand_states[variant]
+    sp = Sampler(s, s.to_act)
+    n = 20_000 if full else 200
+    out = benchmark.pedantic(sp.worlds, args=(n, 7), rounds=3 if full else 1, iterations=1)
+    assert len(out) == n
+    rate(benchmark, f"sampler_worlds_as_states[{variant}]", n, "world")
+
+
+# ------------------------------------------------------- double-dummy solver
+
+@pytest.mark.parametrize("variant,kind", CONTRACTS, ids=[label(v, k) for v, k in CONTRACTS])
+def test_solver_full_deal(benchmark, full, say, variant, kind):
+    """Solver.value from the first lead, one solver (table cleared) per deal."""
+    limit = DEALS if full else 3
+    budget = SECONDS if full else 60.0
+    states = list(deals(variant, kind, limit))
+    times, nodes = [], []
+
+    def run():
+        dd = _core.DoubleDummy(18)
+        start = time.perf_counter()
+        for s in states:
+            dd.clear()
+            n0 = dd.nodes
+            t = time.perf_counter()
+            v = dd.value(s)
+            times.append(time.perf_counter() - t)
+            nodes.append(dd.nodes - n0)
+            assert 0 <= v <= (130 if kind == "sun" else 162)
+            if time.perf_counter() - start > budget:
+                break
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    ms = [t * 1e3 for t in times]
+    info = {"deals": len(ms), "mean_ms": round(float(np.mean(ms)), 2), "p50_ms": round(pct(ms, 50), 2),
+            "p99_ms": round(pct(ms, 99), 2), "max_ms": round(max(ms), 2),
+            "mean_nodes": int(np.mean(nodes)), "p50_nodes": int(pct(nodes, 50)),
+            "p99_nodes": int(pct(nodes, 99)), "max_nodes": int(max(nodes)),
+            "nodes_per_s": int(sum(nodes) / sum(times))}
+    benchmark.extra_info.update(info)
+    stopped = "" if len(ms) == limit else f" (stopped by the {budget:.0f} s budget; asked {limit})"
+    say(f"solver full deal [{label(variant, kind)}]: {len(ms)} deals{stopped}: "
+        f"mean {info['mean_ms']} ms, p50 {info['p50_ms']}, p99 {info['p99_ms']}, max {info['max_ms']} ms; "
+        f"nodes mean {info['mean_nodes']:,}, p50 {info['p50_nodes']:,}, p99 {info['p99_nodes']:,}, "
+        f"max {info['max_nodes']:,}; {info['nodes_per_s']:,} nodes/s")
+
+
+@pytest.mark.parametrize("variant,kind", CONTRACTS, ids=[label(v, k) for v, k in CONTRACTS])
+def test_solver_by_tricks_left(benchmark, full, say, variant, kind):
+    """Solve time at a trick start with 8, 6, 4 and 2 tricks left (random play
+    to there), over the same deals."""
+    n = 100 if full else 2
+    budget = 15.0 if full else 30.0
+    starts = list(deals(variant, kind, n, seed0=50_000))
+    positions = {k: [] for k in (8, 6, 4, 2)}
+    for i, s0 in enumerate(starts):
+        rng = random.Random(i)
+        s = s0.clone()
+        for k in (8, 6, 4, 2):
+            while cards_left(s) > 4 * k:
+                s.apply_action(rng.choice(s.legal_actions()))
+            positions[k].append(s.clone())
+    result = {}
+
+    def run():
+        dd = _core.DoubleDummy(18)
+        start = time.perf_counter()
+        for k in (2, 4, 6, 8):
+            ts, ns = [], []
+            for s in positions[k]:
+                dd.clear()
+                n0 = dd.nodes
+                t = time.perf_counter()
+                dd.value(s)
+                ts.append(time.perf_counter() - t)
+                ns.append(dd.nodes - n0)
+                if time.perf_counter() - start > budget:
+                    break
+            result[k] = (ts, ns)
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    parts = []
+    for k in (8, 6, 4, 2):
+        ts, ns = result[k]
+        ms = [t * 1e3 for t in ts]
+        benchmark.extra_info[f"tricks{k}_mean_ms"] = round(float(np.mean(ms)), 4)
+        benchmark.extra_info[f"tricks{k}_p99_ms"] = round(pct(ms, 99), 4)
+        benchmark.extra_info[f"tricks{k}_mean_nodes"] = int(np.mean(ns))
+        parts.append(f"{k} tricks: mean {np.mean(ms):.3f} ms p99 {pct(ms, 99):.3f} ms "
+                     f"{int(np.mean(ns)):,} nodes ({len(ms)} deals)")
+    say(f"solver by tricks left [{label(variant, kind)}]: " + "; ".join(parts))
+
+
+# --------------------------------------------------------------------- PIMC
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_pimc_mid_hand(benchmark, rate, full, say, mid_hand_states, variant):
+    """DoubleDummy().pimc(state, worlds, seed) mid-hand (trick 4, 2 cards
+    down): each world solved for every legal card; the table is kept."""
+    s = mid_hand_states[variant]
+    worlds = 200 if full else 5
+    dd = _core.DoubleDummy(18)
+    legal, sums, n = benchmark.pedantic(dd.pimc, args=(s, worlds, 3), rounds=3 if full else 1,
+                                        iterations=1)
+    assert n == worlds and legal == s.legal_mask() & 0xFFFFFFFF
+    assert sums[[c for c in range(32) if legal >> c & 1]].min() >= 0
+    rate(benchmark, f"pimc_worlds[{variant}]", worlds, "world")
+    if full:
+        per_s = worlds / benchmark.stats.stats.mean
+        nlegal = bin(legal).count("1")
+        say(f"pimc[{variant}] mid-hand ({cards_left(s)} cards left, {nlegal} legal cards): "
+            f"{per_s:,.0f} worlds/s ({per_s * nlegal:,.0f} card solves/s)")
+
+
+def test_pimc_fresh_table_per_call(benchmark, full, say, mid_hand_states):
+    """PIMC with a fresh solver each call (table allocation included)."""
+    s = mid_hand_states["balout"]
+    worlds = 100 if full else 3
+
+    def run():
+        return Solver()._native.pimc(s, worlds, 11)
+
+    legal, sums, n = benchmark.pedantic(run, rounds=3 if full else 1, iterations=1)
+    assert n == worlds
+    if full:
+        say(f"pimc[balout] fresh solver per call: {worlds / benchmark.stats.stats.mean:,.0f} worlds/s")

@@ -1,0 +1,948 @@
+"""Search support (balout.search over src/_core/search.c): information sets,
+the determinization sampler, the double-dummy solver and ``balout solve``.
+
+References used here, independent of the code under test:
+* hand-built positions whose inferences are worked out by hand;
+* brute-force enumeration of the deals of the unseen cards, each checked by
+  replaying the whole hand from a deck that deals it (so the engine's own
+  legality decides which deals are consistent with the public history);
+* ``_core.bruteforce_value``: plain minimax without pruning or tables.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from balout import CardSet, State, _core
+from balout.cards import Card, card_name
+from balout.errors import BaloutError
+from balout.search import InformationSet, Sampler, Solver, information_set, solve
+from helpers import deck_for, play, state_for
+
+VARIANTS = ("balout", "belote", "baloot")
+CONTRACTS = (("balout", None), ("belote", None), ("baloot", "hokm"), ("baloot", "sun"))
+
+
+# ------------------------------------------------------------------ helpers
+
+def cs(text: str) -> CardSet:
+    return CardSet(text)
+
+
+def m(text: str) -> int:
+    return int(CardSet(text))
+
+
+def suit_mask(suit: str) -> int:
+    return 0xFF << (8 * "SHDC".index(suit))
+
+
+def popcount(x: int) -> int:
+    return bin(int(x)).count("1")
+
+
+def cards_in_hands(s: State) -> int:
+    return sum(popcount(h) for h in s.hand_masks)
+
+
+def total_of(s: State) -> int:
+    return 130 if s.trump_id < 0 else 162
+
+
+def take_bids(taker: int) -> list:
+    """balout/belote bids (dealer 0) so that ``taker`` takes in round 1."""
+    return ["pass"] * ((taker - 1) % 4) + ["take"]
+
+
+def bid_randomly(s: State, rng: random.Random, kind=None) -> None:
+    """Random auction/doubling; ``kind`` 'sun' or 'hokm' steers baloot."""
+    while s.phase in ("auction", "doubling") and not s.is_terminal():
+        acts = s.legal_action_strings()
+        if kind == "sun" and s.phase == "auction":
+            pick = [a for a in acts if a in ("sun", "ashkal")] or acts
+        elif kind == "hokm" and s.phase == "auction":
+            pick = [a for a in acts if a.startswith("hokm")] or [a for a in acts if a == "pass"]
+        elif s.phase == "auction" and s.variant != "baloot":
+            pick = [a for a in acts if a.startswith("take")] if rng.random() < 0.5 else acts
+            pick = pick or acts
+        else:
+            pick = acts
+        s.apply_action(rng.choice(pick))
+
+
+def position(variant: str, seed: int, cards_left: int, kind=None, options=None):
+    """A random position with ``cards_left`` cards in the hands, or None."""
+    rng = random.Random(seed * 7919 + cards_left)
+    s = State(variant, seed=seed, options=options)
+    bid_randomly(s, rng, kind)
+    if s.is_terminal() or s.phase == "auction":
+        return None
+    if kind == "sun" and s.trump_id >= 0 or kind == "hokm" and s.trump_id < 0:
+        return None
+    while cards_in_hands(s) > cards_left:
+        s.apply_action(rng.choice(s.legal_actions()))
+    return s
+
+
+def positions(variant, count, lo, hi, kind=None, options=None, seed0=0):
+    out, seed = [], seed0
+    rng = random.Random(seed0 + 17)
+    while len(out) < count:
+        s = position(variant, seed, rng.randint(lo, hi), kind, options)
+        seed += 1
+        if s is not None and s.phase in ("play", "declare"):
+            out.append(s)
+    return out
+
+
+def child_value_for_parent(parent: State, card: int) -> int:
+    """Brute-force value of ``card`` for the team to act at ``parent``."""
+    t = parent.clone()
+    team = parent.to_act & 1
+    t.apply_action(card)
+    if t.is_terminal():
+        return t.card_points[team]
+    v = _core.bruteforce_value(t)
+    return v if (t.to_act & 1) == team else total_of(parent) - v
+
+
+def enumerate_infoset(info: InformationSet):
+    """All deals (4 masks) of the unseen cards allowed by the information set."""
+    seat = info.seat
+    others = [s for s in range(4) if s != seat]
+    unseen = [int(c) for c in info.unseen]
+    own = int(info.own)
+    known = [int(k) for k in info.known]
+    forb = [int(f) for f in info.forbidden]
+    out = []
+    c0, c1 = info.count[others[0]], info.count[others[1]]
+    for a in itertools.combinations(unseen, c0):
+        ma = sum(1 << c for c in a)
+        rest = [c for c in unseen if not ma >> c & 1]
+        for b in itertools.combinations(rest, c1):
+            mb = sum(1 << c for c in b)
+            mc = sum(1 << c for c in rest) & ~mb
+            hands = [0] * 4
+            hands[seat] = own
+            for s, h in zip(others, (ma, mb, mc)):
+                hands[s] = h
+            if all(known[s] & ~hands[s] == 0 and forb[s] & hands[s] == 0 for s in others):
+                out.append(tuple(hands))
+    return out
+
+
+def played_by(s: State) -> list:
+    out = [0, 0, 0, 0]
+    for phase, seat, a in s.history():
+        if phase == "play" and a < 32:
+            out[seat] |= 1 << a
+    return out
+
+
+def replay_consistent(s: State, seat: int, hands) -> bool:
+    """Is the deal ``hands`` (current hands) consistent with everything
+    ``seat`` saw? Replays the whole hand from a deck that deals it."""
+    plays = played_by(s)
+    if not (hands[s.receiver] | plays[s.receiver]) >> s.offer_id & 1:
+        return False                        # the offer went to a known seat
+    dealt = [CardSet.from_mask(hands[p] | plays[p]) for p in range(4)]
+    try:
+        t = State(s.variant, deck=deck_for(dealt, card_name(s.offer_id), s.receiver, s.dealer),
+                  dealer=s.dealer, options=s.options)
+        for a in s.action_history:
+            t.apply_action(a)
+    except BaloutError:
+        return False
+    assert tuple(t.hand_masks) == tuple(hands)
+    # shown declarations (after the first trick) must be the same
+    if s.tricks_played >= 1:
+        for p in range(4):
+            if p != seat and (s.declared_seats >> p & 1):
+                if not (t.declared_seats >> p & 1) or t.declaration_cards[p] != s.declaration_cards[p]:
+                    return False
+    # belote is announced with the first of K/Q of trump its holder plays:
+    # every seat's announcement (made or not) must be the same in the deal
+    if s.trump_id >= 0:
+        kq = (1 << (s.trump_id * 8 + 5)) | (1 << (s.trump_id * 8 + 6))
+        for p in range(4):
+            if p != seat and plays[p] & kq:
+                if (s.belote_seat == p) != (t.belote_seat == p):
+                    return False
+    return True
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """Survival function of the chi-square distribution (regularized upper
+    incomplete gamma Q(df/2, x/2); Numerical Recipes' series / fraction)."""
+    a, x = df / 2.0, x / 2.0
+    if x <= 0:
+        return 1.0
+    gln = math.lgamma(a)
+    if x < a + 1:
+        ap, total, delta = a, 1.0 / a, 1.0 / a
+        for _ in range(100000):
+            ap += 1
+            delta *= x / ap
+            total += delta
+            if abs(delta) < abs(total) * 1e-15:
+                break
+        return max(0.0, 1.0 - total * math.exp(-x + a * math.log(x) - gln))
+    b = x + 1 - a
+    c, d = 1e300, 1.0 / b
+    h = d
+    for i in range(1, 100000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = 1e-300 if abs(d) < 1e-300 else d
+        c = b + an / c
+        c = 1e-300 if abs(c) < 1e-300 else c
+        d = 1.0 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-15:
+            break
+    return math.exp(-x + a * math.log(x) - gln) * h
+
+
+def test_chi2_sf_reference_values():
+    # scipy.stats.chi2.sf reference values
+    assert chi2_sf(3.841458820694124, 1) == pytest.approx(0.05, rel=1e-9)
+    assert chi2_sf(18.307038053275146, 10) == pytest.approx(0.05, rel=1e-9)
+    assert chi2_sf(124.34211340400407, 100) == pytest.approx(0.05, rel=1e-8)
+    assert chi2_sf(50.0, 100) == pytest.approx(0.9999911, rel=1e-5)
+    assert chi2_sf(300.0, 100) < 1e-20
+
+
+# ------------------------------------------------- information sets: by hand
+#
+# balout, dealer 0, offer 7H taken by seat 1 (trump H), seat 2 leads.
+
+VOID_HANDS = ["KH QH 9D TD 7C 8C 9C AC",    # 0
+              "7H 8H 9H TH JH 7S 8S 9S",    # 1 (taker, holds the offer 7H)
+              "AS KS QS JS TS AH 7D 8D",    # 2
+              "JD QD KD AD TC JC QC KC"]    # 3: no spade, no trump
+
+CUT_HANDS = ["8H JD QD KD AD TC JC QC",     # 0: no spade, only trump 8H
+             "7H 9H JH KH 7S 8S KC AC",     # 1
+             "9S TS JS QS KS AS QH AH",     # 2
+             "TH 7D 8D 9D TD 7C 8C 9C"]     # 3: no spade, only trump TH
+
+PARTNER_HANDS = ["7D 8D 9D TD 7C 8C 9C TC",  # 0: no spade, no trump
+                 "7H 8H 9H TH JH AH 8S JC",  # 1
+                 "9S TS JS QS KS AS QH JD",  # 2
+                 "KH 7S QC KC AC QD KD AD"]  # 3
+
+DECL_HANDS = ["7S 9S JS 7D 9D TC JC KC",    # 0: no declaration
+              "7H 9H JH KH 8S TS 8D TD",    # 1: no declaration
+              "8H TH QH AH QS AS QD AD",    # 2: no declaration
+              "7C 8C 9C QC AC KS KD JD"]    # 3: 7C 8C 9C
+
+
+def deal(hands, variant="balout", taker=1, offer="7H", **options):
+    return state_for(hands, offer, taker, 0, variant, take_bids(taker),
+                     options=options or None)
+
+
+def unseen_of(s, seat):
+    return sum(s.hand_masks[p] for p in range(4) if p != seat)
+
+
+def test_hand_built_decks_deal_as_intended():
+    for hands in (VOID_HANDS, CUT_HANDS, PARTNER_HANDS, DECL_HANDS):
+        s = deal(hands)
+        assert s.phase == "play" and s.trump == "H" and s.to_act == 2
+        assert [m(h) for h in hands] == list(s.hand_masks)
+
+
+def test_failing_to_follow_shows_a_void_and_no_trump():
+    s = play(deal(VOID_HANDS, declarations="off"), "AS JD")
+    for obs in (0, 1, 2):
+        info = information_set(s, obs)
+        u = unseen_of(s, obs)
+        # seat 3 showed no spade and, an opponent winning, no trump
+        assert int(info.forbidden[3]) == u & (suit_mask("S") | suit_mask("H")), obs
+        assert int(info.forbidden[2]) == 0           # the leader shows nothing
+        assert info.allows(1, "7S")              # seat 1 holds it: allowed
+        assert not info.allows(3, "KS") and not info.allows(3, "9H")
+    # the observer's own plays never produce inferences about itself
+    own = information_set(s, 3)
+    assert int(own.forbidden[3]) == 0 and int(own.known[3]) == 0
+
+
+def test_discarding_under_an_opponent_trump_lead_of_plain_suit():
+    """Same duty, checked on the second card of a later trick: void + no trump."""
+    s = play(deal(VOID_HANDS, declarations="off"), "AS JD 9D 7S")   # seat 2 wins
+    assert s.to_act == 2
+    play(s, "KS AD")   # seat 3 discards again
+    info = information_set(s, 0)
+    assert int(info.forbidden[3]) == unseen_of(s, 0) & (suit_mask("S") | suit_mask("H"))
+
+
+def test_under_trumping_shows_no_higher_trump():
+    s = play(deal(CUT_HANDS, declarations="off"), "AS TH 8H")
+    info = information_set(s, 1)
+    u = unseen_of(s, 1)
+    spades = u & suit_mask("S")
+    assert int(info.forbidden[3]) == spades                     # void in spades, trumped: fine
+    assert int(info.forbidden[0]) == spades | (u & m("JH 9H AH"))  # nothing above TH
+    assert info.forbidden[0] == cs("9S TS JS QS KS AH")
+    assert not info.allows(0, "AH") and info.allows(2, "AH") and info.allows(3, "KD")
+    # seen from seat 3, seat 0 still has no trump above TH (9H and JH are seat 1's)
+    info3 = information_set(s, 3)
+    assert int(info3.forbidden[0]) == unseen_of(s, 3) & (suit_mask("S") | m("JH 9H AH"))
+
+
+def test_under_trumping_without_the_overtrump_duty_shows_nothing_of_trumps():
+    s = play(deal(CUT_HANDS, declarations="off", overtrump_when_cutting=False), "AS TH 8H")
+    info = information_set(s, 1)
+    assert int(info.forbidden[0]) == unseen_of(s, 1) & suit_mask("S")
+
+
+def test_discard_without_undertrump_duty_shows_no_higher_trump_only():
+    s = play(deal(CUT_HANDS, declarations="off", undertrump=False), "AS TH JD")
+    info = information_set(s, 1)
+    u = unseen_of(s, 1)
+    assert int(info.forbidden[0]) == u & (suit_mask("S") | m("JH 9H AH"))
+    assert Card("8H") not in info.forbidden[0]    # a lower trump may be held
+
+
+def test_partner_winning_frees_means_no_trump_inference():
+    s = play(deal(PARTNER_HANDS, declarations="off"), "AS 7S 7D")
+    info = information_set(s, 1)
+    assert int(info.forbidden[0]) == unseen_of(s, 1) & suit_mask("S")
+    assert int(info.forbidden[3]) == 0      # followed suit under the ace: nothing
+
+
+def test_partner_winning_does_not_free_when_the_option_is_off():
+    s = play(deal(PARTNER_HANDS, declarations="off", partner_winning_frees=False), "AS 7S 7D")
+    info = information_set(s, 1)
+    assert int(info.forbidden[0]) == unseen_of(s, 1) & (suit_mask("S") | suit_mask("H"))
+
+
+def test_trump_lead_not_beaten_shows_no_higher_trump():
+    s = play(deal(DECL_HANDS, declarations="off"), "TH")   # seat 2 leads TH
+    play(s, "7C 7D")        # seats 3, 0: no trump (void in the led trump suit)
+    info = information_set(s, 1)
+    u = unseen_of(s, 1)
+    assert int(info.forbidden[3]) == u & suit_mask("H")
+    assert int(info.forbidden[0]) == u & suit_mask("H")
+    play(s, "JH")           # seat 1 beats: no inference about him from seat 2's view
+    info2 = information_set(s, 2)
+    assert int(info2.forbidden[1]) == 0
+
+
+def test_offer_receiver_is_known_to_hold_the_offer_until_played():
+    s = deal(DECL_HANDS, declarations="off")
+    for obs in (0, 2, 3):
+        assert information_set(s, obs).known[1] == cs("7H")
+        assert all(int(k) == 0 for i, k in enumerate(information_set(s, obs).known) if i != 1)
+    assert all(int(k) == 0 for k in information_set(s, 1).known)
+    play(s, "8H 7C 7D 9H")          # seat 1 wins trick 1 and leads
+    assert information_set(s, 0).known[1] == cs("7H")
+    play(s, "7H")                   # ... the offer
+    for obs in range(4):
+        assert int(information_set(s, obs).known[1]) == 0
+
+
+def test_ashkal_offer_goes_to_the_partner_and_is_known():
+    for seed in range(200):
+        s = State("baloot", seed=seed)
+        if Card(s.offer_id).rank == "J":
+            continue
+        for b in ("pass", "pass", "ashkal"):
+            s.apply_action(b)
+        break
+    assert s.phase == "play" and s.receiver == 1 and s.trump is None
+    offer = CardSet.from_mask(1 << s.offer_id)
+    assert s.hand_masks[1] >> s.offer_id & 1
+    for obs in (0, 2, 3):
+        info = information_set(s, obs)
+        assert info.known[1] == offer and int(info.known[3]) == 0
+    assert int(information_set(s, 1).known[1]) == 0
+
+
+def test_declarations_are_known_once_the_first_trick_is_over():
+    s = deal(DECL_HANDS)                          # declarations auto
+    assert s.declared_seats == 1 << 3
+    assert s.declaration_cards[3] == m("7C 8C 9C")
+    play(s, "AS KS 7S")
+    for obs in (0, 1, 2):                          # not shown during trick 1
+        assert int(information_set(s, obs).known[3]) == 0
+    play(s, "8S")                                   # trick 1 over, seat 2 leads
+    for obs in (0, 1, 2):
+        info = information_set(s, obs)
+        assert info.known[3] == cs("7C 8C 9C"), obs
+        assert info.allows(3, "8C")
+        for p in range(4):
+            if p not in (3, obs):
+                assert not info.allows(p, "8C")
+    assert int(information_set(s, 3).known[3]) == 0
+    play(s, "QS 8C")                                 # one declared card is played
+    assert information_set(s, 0).known[3] == cs("7C 9C")
+
+
+def test_belote_holder_shows_the_other_half():
+    hands = ["7S 9S JS 7D 9D TC JC KC",
+             "7H 9H JH QS 8S TS 8D TD",
+             "8H TH QH AH KH AS QD AD",             # K and Q of trump
+             "7C 8C 9C QC AC KS KD JD"]
+    s = deal(hands, declarations="off")
+    assert s.belote_seat == 2
+    for obs in (0, 1, 3):
+        assert Card("QH") not in information_set(s, obs).known[2]
+    play(s, "KH")
+    for obs in (0, 1, 3):
+        info = information_set(s, obs)
+        assert info.known[2] == cs("QH"), obs
+        assert info.allows(2, "QH")
+        for p in range(4):
+            if p not in (2, obs):
+                assert not info.allows(p, "QH"), (obs, p)
+    assert int(information_set(s, 2).known[2]) == 0
+    play(s, "7C 7D JH 8S AS KS 7S")                # seat 2 wins trick 2 and leads
+    assert information_set(s, 0).known[2] == cs("QH")
+    play(s, "QH")
+    assert int(information_set(s, 0).known[2]) == 0   # QH played: nothing left to know
+
+
+def test_queen_first_shows_the_king():
+    hands = ["7S 9S JS 7D 9D TC JC KC",
+             "7H 9H JH QS 8S TS 8D TD",
+             "8H TH QH AH KH AS QD AD",
+             "7C 8C 9C QC AC KS KD JD"]
+    s = play(deal(hands, declarations="off"), "QH")
+    assert information_set(s, 3).known[2] == cs("KH")
+
+
+def test_trump_king_played_without_belote_shows_no_queen():
+    """Seat 1 plays the K of trump and no belote is announced (the engine
+    announces it automatically, and seat 0's view shows none): seat 1 cannot
+    hold the Q of trump, which is unseen to seat 0."""
+    s = deal(DECL_HANDS, declarations="off")        # KH: seat 1, QH: seat 2
+    assert s.belote_seat == -1
+    play(s, "8H 7C 7D KH")                           # seat 1 must beat 8H: plays KH
+    assert s.view(0).belote_seat is None
+    info = information_set(s, 0)
+    assert Card("QH") in info.forbidden[1]
+    assert not info.allows(1, "QH")
+
+
+def test_information_set_basics_and_soundness_on_random_positions():
+    """own, unseen, counts exact; known/forbidden true of the real deal."""
+    opts = [None, {"overtrump_when_cutting": False}, {"undertrump": False},
+            {"partner_winning_frees": False}, {"declarations": "choice"}]
+    n = 0
+    for variant in VARIANTS:
+        for k, o in enumerate(opts):
+            for s in positions(variant, 12, 4, 30, options=o, seed0=1000 * k):
+                hands = s.hand_masks
+                for seat in range(4):
+                    info = information_set(s, seat)
+                    assert isinstance(info, InformationSet) and info.seat == seat
+                    assert int(info.own) == hands[seat]
+                    assert int(info.unseen) == unseen_of(s, seat)
+                    assert int(info.own) & int(info.unseen) == 0
+                    assert info.count == tuple(popcount(h) for h in hands)
+                    assert int(info.known[seat]) == 0 and int(info.forbidden[seat]) == 0
+                    for p in range(4):
+                        assert int(info.known[p]) & ~hands[p] == 0, (s.to_record(), seat, p)
+                        assert int(info.forbidden[p]) & hands[p] == 0, (s.to_record(), seat, p)
+                        assert int(info.known[p]) & int(info.forbidden[p]) == 0
+                    n += 1
+    assert n == 3 * len(opts) * 12 * 4
+
+
+def test_bad_seat_for_information_set_and_sampler():
+    s = position("balout", 3, 20)
+    for bad in (-1, 4, "1", 1.0, None, True):
+        with pytest.raises(BaloutError):
+            information_set(s, bad)
+        with pytest.raises(BaloutError):
+            Sampler(s, bad)
+    with pytest.raises(ValueError):
+        _core.information_set(s, 4)
+    with pytest.raises(ValueError):
+        _core.WorldSampler(s, -1)
+
+
+# ------------------------------------------------------------------ sampler
+
+def check_worlds(s: State, seat: int, hands: np.ndarray) -> None:
+    info = information_set(s, seat)
+    assert hands.dtype == np.uint32 and hands.shape[1] == 4
+    h = hands.astype(np.int64)
+    assert (h[:, seat] == int(info.own)).all()
+    union = h[:, 0] | h[:, 1] | h[:, 2] | h[:, 3]
+    assert (union == int(info.own) | int(info.unseen)).all()
+    for p in range(4):
+        for q in range(p + 1, 4):
+            assert not (h[:, p] & h[:, q]).any()
+        counts = np.array([popcount(x) for x in h[:, p]])
+        assert (counts == info.count[p]).all()
+        assert ((h[:, p] & int(info.known[p])) == int(info.known[p])).all()
+        assert not (h[:, p] & int(info.forbidden[p])).any()
+
+
+def test_every_world_is_consistent():
+    for variant in VARIANTS:
+        for s in positions(variant, 6, 4, 30, seed0=50):
+            for seat in range(4):
+                sp = Sampler(s, seat)
+                assert sp.count >= 1
+                hands = sp.hands(300, seed=seat + 1)
+                assert hands.shape == (300, 4)
+                check_worlds(s, seat, hands)
+            worlds = Sampler(s, s.to_act).worlds(5, seed=9)
+            rows = Sampler(s, s.to_act).hands(5, seed=9)
+            for w, row in zip(worlds, rows):
+                assert isinstance(w, State)
+                assert tuple(w.hand_masks) == tuple(int(x) for x in row)
+                assert w.to_act == s.to_act and list(w.trick_ids) == list(s.trick_ids)
+                assert w.legal_actions() == sorted(w.legal_actions())
+                assert w.card_points == s.card_points and w.phase == s.phase
+
+
+def test_sampler_is_deterministic_per_seed():
+    s = position("belote", 11, 20)
+    sp = Sampler(s, 0)
+    a, b, c = sp.hands(200, 5), sp.hands(200, 5), sp.hands(200, 6)
+    assert (a == b).all() and not (a == c).all()
+    assert sp.hands(0, 1).shape == (0, 4)
+
+
+def test_count_matches_enumeration_of_the_information_set():
+    done = 0
+    for variant in VARIANTS:
+        for s in positions(variant, 8, 8, 12, seed0=300):
+            for seat in range(4):
+                info = information_set(s, seat)
+                if len(info.unseen) > 10:
+                    continue
+                deals = enumerate_infoset(info)
+                assert Sampler(s, seat).count == len(deals), (s.to_record(), seat)
+                assert tuple(s.hand_masks) in deals
+                done += 1
+    assert done >= 40
+
+
+def _replay_positions(variant, count, seed0, kind=None):
+    """Late positions (6-9 unseen cards from the to-act seat), declarations off."""
+    out = []
+    for s in positions(variant, count, 8, 11, kind=kind, options={"declarations": "off"}, seed0=seed0):
+        out.append(s)
+    return out
+
+
+def test_count_matches_deals_consistent_with_the_replayed_history():
+    """The exact set of deals consistent with the public history (checked by
+    replaying the hand from a deck that deals each one) is the sampler's."""
+    checked = constrained = 0
+    cases = [("balout", None), ("belote", None), ("baloot", "hokm"), ("baloot", "sun")]
+    for variant, kind in cases:
+        for s in _replay_positions(variant, 6, 700, kind):
+            for seat in (s.to_act, (s.to_act + 1) % 4):
+                info = information_set(s, seat)
+                if len(info.unseen) > 9:
+                    continue
+                # every deal of the unseen cards with the right counts
+                allowed = enumerate_infoset(InformationSet(
+                    seat, info.own, info.unseen, info.count, (CardSet(),) * 4, (CardSet(),) * 4))
+                consistent = {d for d in allowed if replay_consistent(s, seat, d)}
+                got = set(enumerate_infoset(info))
+                assert got == consistent, (s.to_record(), seat, len(got), len(consistent))
+                assert Sampler(s, seat).count == len(consistent)
+                checked += 1
+                constrained += len(consistent) < len(allowed)
+    assert checked >= 30 and constrained >= 8
+
+
+def _uniformity(s: State, seat: int, n: int, seed: int):
+    info = information_set(s, seat)
+    deals = enumerate_infoset(info)
+    index = {d: i for i, d in enumerate(deals)}
+    hands = Sampler(s, seat).hands(n, seed)
+    counts = np.zeros(len(deals))
+    for row in hands.tolist():
+        i = index.get(tuple(row))
+        assert i is not None, "an inconsistent world was drawn"
+        counts[i] += 1
+    expected = n / len(deals)
+    stat = float(((counts - expected) ** 2 / expected).sum())
+    return len(deals), stat, chi2_sf(stat, len(deals) - 1)
+
+
+def test_uniform_over_consistent_deals_chi_square():
+    cases = []
+    for variant, kind in CONTRACTS:          # up to 3 constrained cases per contract
+        found = 0
+        for st in positions(variant, 10, 9, 12, kind=kind, seed0=900):
+            for seat in range(4):
+                info = information_set(st, seat)
+                if len(info.unseen) <= 9 and any(int(f) for f in info.forbidden):
+                    cases.append((st, seat))
+                    found += 1
+                    break
+            if found == 3:
+                break
+    cases.append((positions("baloot", 1, 11, 11, kind="sun", seed0=5)[0], 0))
+    tested = 0
+    for k, (st, seat) in enumerate(cases):
+        info = information_set(st, seat)
+        if len(info.unseen) > 10:
+            continue
+        count = int(Sampler(st, seat).count)
+        if count < 2:
+            continue
+        n = max(20000, 60 * count)
+        size, stat, p = _uniformity(st, seat, n, seed=1000 + k)
+        assert size == count
+        assert p > 1e-4, (st.to_record(), seat, size, stat, p)
+        tested += 1
+    assert tested >= 10
+
+
+def test_chi_square_catches_a_biased_sampler():
+    """The uniformity check can fail: drop one deal's share onto another."""
+    s = positions("balout", 1, 10, 10, seed0=41)[0]
+    deals = enumerate_infoset(information_set(s, s.to_act))
+    assert len(deals) > 10
+    counts = np.full(len(deals), 100.0)
+    counts[0], counts[1] = 160, 40
+    stat = float(((counts - 100.0) ** 2 / 100.0).sum())
+    assert chi2_sf(stat, len(deals) - 1) < 1e-4
+
+
+def test_pimc_sums_equal_solver_values_over_the_sampled_worlds():
+    for variant, kind in CONTRACTS:
+        s = positions(variant, 1, 14, 18, kind=kind, seed0=77)[0]
+        legal, sums, n = _core.DoubleDummy().pimc(s, 25, 123)
+        assert n == 25
+        assert legal == s.legal_mask() & 0xFFFFFFFF
+        solver = Solver()
+        expect = np.zeros(32)
+        for row in Sampler(s, s.to_act).hands(25, 123):
+            w = s.with_hands(row)
+            for c, v in solver.moves(w).items():
+                expect[c] += v
+        assert (sums == expect).all(), (variant, kind)
+
+
+# ------------------------------------------------------------------- solver
+
+def _endings():
+    """Random endings (12-16 cards left, some mid-trick) for every contract."""
+    out = []
+    for k, (variant, kind) in enumerate(CONTRACTS):
+        out += positions(variant, 150, 12, 16, kind=kind, seed0=10_000 * (k + 1))
+    return out
+
+
+@pytest.fixture(scope="module")
+def endings():
+    return _endings()
+
+
+@pytest.fixture(scope="module")
+def brute(endings):
+    return [_core.bruteforce_value(s) for s in endings]
+
+
+def test_endings_cover_the_cases(endings):
+    assert len(endings) == 600
+    assert any(s.trump_id < 0 for s in endings) and any(s.trump_id >= 0 for s in endings)
+    assert sum(1 for s in endings if len(s.trick_ids) > 0) >= 40     # mid-trick
+    assert {s.variant for s in endings} == set(VARIANTS)
+    assert {cards_in_hands(s) for s in endings} == set(range(12, 17))
+
+
+def test_value_equals_bruteforce(endings, brute):
+    solver = Solver()
+    for s, b in zip(endings, brute):
+        assert Solver().value(s) == b, s.to_record()
+        assert solver.value(s) == b, s.to_record()     # one solver, table reused
+        assert 0 <= b <= total_of(s)
+
+
+RULE_OPTIONS = [None, {"overtrump_when_cutting": False}, {"undertrump": False},
+                {"partner_winning_frees": False}, {"declarations": "choice"}]
+
+
+def test_short_endings_under_every_rule_option():
+    """1-11 cards left (the forced last trick included), every contract and
+    the legality options: value and each card's value against brute force."""
+    solver = Solver()
+    n = 0
+    for k, (variant, kind) in enumerate(CONTRACTS):
+        for j, opts in enumerate(RULE_OPTIONS):
+            for s in positions(variant, 12, 1, 11, kind=kind, options=opts, seed0=20_000 + 100 * (5 * k + j)):
+                b = _core.bruteforce_value(s)
+                assert solver.value(s) == b, s.to_record()
+                for c, v in solver.moves(s).items():
+                    assert v == child_value_for_parent(s, int(c)), (s.to_record(), card_name(c))
+                n += 1
+    assert n == 4 * 5 * 12
+
+
+def test_small_table_forces_replacements_without_changing_values(endings, brute):
+    solver = Solver(table_bits=10)
+    for s, b in zip(endings, brute):
+        assert solver.value(s) == b, s.to_record()
+
+
+def test_moves_match_bruteforce_of_each_child(endings, brute):
+    solver = Solver()
+    for s, b in list(zip(endings, brute))[::2]:
+        moves = solver.moves(s)
+        assert set(moves) == {Card(c) for c in s.legal_actions()}
+        assert all(isinstance(c, Card) for c in moves)
+        for c, v in moves.items():
+            assert v == child_value_for_parent(s, int(c)), (s.to_record(), card_name(c))
+        assert max(moves.values()) == b
+
+
+def test_reaches_is_a_threshold_at_the_value(endings, brute):
+    solver = Solver()
+    for i, (s, b) in enumerate(zip(endings, brute)):
+        total = total_of(s)
+        me = s.to_act & 1
+        values = {me: b, 1 - me: total - b}
+        targets = range(-1, total + 2) if i % 50 == 0 else \
+            sorted({-1, 0, 1, total, total + 1, *range(b - 3, b + 4), *range(total - b - 3, total - b + 4)})
+        for team in (0, 1):
+            for t in targets:
+                assert solver.reaches(s, team, t) == (t <= values[team]), \
+                    (s.to_record(), team, t, values[team])
+
+
+def test_values_from_each_side_add_up_to_the_total(endings, brute):
+    """Each team's exact value found by bisection on reaches(), and the value
+    of the team to act one card later from the other side, add up."""
+    solver = Solver()
+    for s, b in list(zip(endings, brute))[::4]:
+        total = total_of(s)
+        team_values = []
+        for team in (0, 1):
+            lo, hi = 0, total
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if solver.reaches(s, team, mid):
+                    lo = mid
+                else:
+                    hi = mid - 1
+            team_values.append(lo)
+        assert sum(team_values) == total
+        assert team_values[s.to_act & 1] == b
+        # value of the best card, seen by the side to act next
+        moves = solver.moves(s)
+        best = max(moves, key=moves.get)
+        t = s.clone()
+        t.apply_action(int(best))
+        if not t.is_terminal():
+            v = solver.value(t)
+            mine = v if (t.to_act & 1) == (s.to_act & 1) else total - v
+            assert mine == b
+
+
+def test_solve_result_shape_and_module_function(endings, brute):
+    for s, b in list(zip(endings, brute))[::10]:
+        r = solve(s)
+        assert r["seat"] == s.to_act and r["value"] == b
+        assert set(r["moves"]) == set(s.legal_action_strings())
+        assert list(r["moves"]) == sorted(r["moves"], key=lambda n: int(Card(n)))
+        assert r["value"] == max(r["moves"].values())
+        assert Solver().solve(s) == r
+    with pytest.raises(BaloutError):
+        solve("not a state")
+
+
+def test_full_deal_solve_is_the_max_of_moves():
+    done = 0
+    for variant, kind in CONTRACTS[:1] + CONTRACTS[2:]:
+        s = positions(variant, 1, 32, 32, kind=kind, seed0=4242)[0]
+        assert cards_in_hands(s) == 32 and len(s.trick_ids) == 0
+        r = Solver().solve(s)
+        assert r["value"] == max(r["moves"].values()) == Solver().value(s)
+        assert Solver().reaches(s, s.to_act & 1, r["value"])
+        assert not Solver().reaches(s, s.to_act & 1, r["value"] + 1)
+        done += 1
+    assert done == 3
+
+
+def test_table_reuse_across_positions_and_contracts():
+    """Interleave calls on positions of different contracts in one solver; the
+    answers are those of fresh solvers (and of brute force when small)."""
+    states = []
+    for k, (variant, kind) in enumerate(CONTRACTS):
+        states += positions(variant, 3, 16, 24, kind=kind, seed0=555 + 31 * k)
+    rng = random.Random(3)
+    fresh = {}
+    for i, s in enumerate(states):
+        fresh[i] = (Solver().value(s), Solver().moves(s))
+    shared = Solver()
+    order = list(range(len(states))) * 2
+    rng.shuffle(order)
+    for i in order:
+        s = states[i]
+        if rng.random() < 0.5:
+            assert shared.value(s) == fresh[i][0], (i, s.to_record())
+        else:
+            assert shared.moves(s) == fresh[i][1], (i, s.to_record())
+        assert shared.reaches(s, s.to_act & 1, fresh[i][0])
+        assert not shared.reaches(s, s.to_act & 1, fresh[i][0] + 1)
+    for i, s in enumerate(states):
+        if cards_in_hands(s) <= 16:
+            assert fresh[i][0] == _core.bruteforce_value(s)
+
+
+def test_same_deal_under_different_contracts_in_one_solver():
+    """One deck, several contracts: the table must not carry values across."""
+    shared = Solver()
+    results = []
+    for bids in (["hokm"], ["sun"], ["pass"] * 4 + ["hokm:H"], ["pass"] * 4 + ["hokm:D"]):
+        for seed in range(20):
+            s = State("baloot", seed=seed)
+            try:
+                for b in bids:
+                    s.apply_action(b)
+                while s.phase in ("auction", "doubling"):
+                    s.apply_action("pass")
+            except BaloutError:
+                continue
+            if s.phase != "play":
+                continue
+            rng = random.Random(seed)
+            while cards_in_hands(s) > 16:
+                s.apply_action(rng.choice(s.legal_actions()))
+            results.append(s)
+            break
+    assert len(results) >= 3
+    for _ in range(2):
+        for s in results:
+            assert shared.value(s) == _core.bruteforce_value(s), s.to_record()
+
+
+def test_same_position_under_different_rule_options_in_one_solver():
+    """A position replayed under looser legality (no over-/under-trump duty):
+    one solver alternating between the two must answer as brute force."""
+    pairs, differ = [], 0
+    for k, (variant, kind) in enumerate(CONTRACTS):
+        if kind == "sun":
+            continue
+        for s in positions(variant, 150, 12, 16, kind=kind, seed0=31_000 + 1000 * k):
+            rec = s.to_record()
+            loose = dict(rec, options={**rec.get("options", {}), "undertrump": False,
+                                       "overtrump_when_cutting": False})
+            t = State.from_record(loose)
+            assert tuple(t.hand_masks) == tuple(s.hand_masks)
+            if Solver().value(s) != Solver().value(t) or len(pairs) < 10:
+                bs, bt = _core.bruteforce_value(s), _core.bruteforce_value(t)
+                pairs.append((s, bs, t, bt))
+                differ += bs != bt
+    assert differ >= 3          # the options do change some values
+    shared = Solver()
+    for _ in range(2):
+        for s, bs, t, bt in pairs:
+            assert shared.value(s) == bs, s.to_record()
+            assert shared.value(t) == bt, t.to_record()
+
+
+def test_declare_phase_is_solved_as_play():
+    s = None
+    for seed in range(50):
+        t = State("baloot", seed=seed, options={"declarations": "choice"})
+        bid_randomly(t, random.Random(seed), "hokm")
+        if t.phase != "play":
+            continue
+        rng = random.Random(seed)
+        while t.phase == "play" and not t.is_terminal() and t.tricks_played == 0:
+            t.apply_action(rng.choice(t.legal_actions()))
+        if t.phase == "declare":
+            s = t
+            break
+    assert s is not None
+    v = Solver().value(s)
+    assert 0 <= v <= total_of(s)
+    assert v == max(Solver().moves(s).values())
+
+
+# ------------------------------------------------------------- bad input
+
+def test_solver_rejects_positions_outside_the_play():
+    s = State("balout", seed=1)
+    assert s.phase == "auction"
+    solver = Solver()
+    for call in (lambda: solver.value(s), lambda: solver.moves(s), lambda: solver.solve(s),
+                 lambda: solver.reaches(s, 0, 10), lambda: solve(s), lambda: _core.bruteforce_value(s),
+                 lambda: _core.DoubleDummy().pimc(s, 3, 1)):
+        with pytest.raises(BaloutError):
+            call()
+    done = position("balout", 2, 32)
+    rng = random.Random(0)
+    while not done.is_terminal():
+        done.apply_action(rng.choice(done.legal_actions()))
+    with pytest.raises(BaloutError):
+        solver.value(done)
+
+
+def test_bad_table_bits_team_and_target():
+    for bad in (9, 27, -1, "18", 18.0, None, True):
+        with pytest.raises(BaloutError):
+            Solver(table_bits=bad)
+    Solver(table_bits=10)
+    s = position("belote", 4, 12)
+    for bad in (2, -1, "0", None):
+        with pytest.raises(BaloutError):
+            Solver().reaches(s, bad, 10)
+    with pytest.raises(BaloutError):
+        Solver().reaches(s, 0, 1001)
+    with pytest.raises(ValueError):
+        _core.DoubleDummy(9)
+
+
+# ------------------------------------------------------------------ the CLI
+
+def run_cli(*args):
+    p = subprocess.run([sys.executable, "-m", "balout", *map(str, args)], capture_output=True,
+                       text=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_cli_solve_json(tmp_path):
+    states = [positions(v, 1, 12, 15, kind=k, seed0=88)[0] for v, k in CONTRACTS]
+    path = tmp_path / "pos.jsonl"
+    path.write_text("".join(json.dumps(s.to_record()) + "\n" for s in states))
+    rc, out, err = run_cli("solve", path, "--json")
+    assert rc == 0, err
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert len(lines) == len(states)
+    for s, obj in zip(states, lines):
+        assert set(obj) == {"seat", "value", "moves"}
+        assert obj["seat"] == s.to_act
+        moves = Solver().moves(s)
+        assert obj["moves"] == {card_name(c): v for c, v in moves.items()}
+        assert obj["value"] == max(moves.values()) == _core.bruteforce_value(s)
+    rc, text, err = run_cli("solve", path)
+    assert rc == 0 and len(text.splitlines()) == len(states)
+    assert f"value {lines[0]['value']}" in text.splitlines()[0]
+
+
+def test_cli_solve_error_entry_and_exit_status(tmp_path):
+    good = positions("balout", 1, 12, 12, seed0=5)[0]
+    auction = State("balout", seed=9).to_record()
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(json.dumps(good.to_record()) + "\n" + json.dumps(auction) + "\n")
+    rc, out, err = run_cli("solve", path, "--json")
+    assert rc != 0
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert len(lines) == 2
+    assert lines[0]["value"] == Solver().value(good)
+    assert lines[1]["record"] == 1 and "play phase" in lines[1]["error"]
+    assert "value" not in lines[1]
