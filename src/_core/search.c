@@ -174,6 +174,26 @@ void sampler_draw(const Sampler *sp, Rng *g, uint32_t hands[NSEATS])
    keep their decisions of the choice mode. */
 static void redeclare(Hand *w)
 {
+    if (w->ntricks >= 1) {
+        /* the declarations are public once the first trick is over: keep
+           them; only who holds K+Q of trump follows the world's hands */
+        w->belote_seat = -1;
+        if (w->kind == KIND_TRUMP) {
+            uint32_t kq = BIT(w->trump * 8 + RK) | BIT(w->trump * 8 + RQ);
+            for (int s = 0; s < 4; s++)
+                if (((w->hand[s] | w->played_by[s]) & kq) == kq)
+                    w->belote_seat = (int8_t)s;
+            if (w->rules.variant == VARIANT_BALOOT && w->belote_seat >= 0) {
+                /* not both inside a hundred (a run of 5+) of its holder */
+                Decl d;
+                int b = w->belote_seat;
+                hand_declarations(w->hand[b] | w->played_by[b], &w->rules, w->kind, w->trump, &d);
+                if ((d.hundred_cards & kq) == kq)
+                    w->belote_seat = -1;
+            }
+        }
+        return;
+    }
     uint8_t decided = (uint8_t)(w->declared | ~w->undecided);
     uint8_t declared = (uint8_t)w->declared;
     for (int s = 0; s < 4; s++)
