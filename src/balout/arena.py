@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .bots import LEVELS, make_bot
+from .bots import BOTS, make_bot
 from .errors import OptionError
 from .match import Match
 from .rules import resolve
@@ -91,8 +91,8 @@ def arena(variant: str = "balout", bots: Tuple[str, str] = ("medium", "easy"), m
           seed: int = 0, threads: Optional[int] = None, options=None) -> ArenaResult:
     """Play ``matches`` duplicate matches (2 x matches in all) of bots A vs B."""
     variant, opts, _ = resolve(variant, options)
-    if len(bots) != 2 or any(b not in LEVELS for b in bots):
-        raise OptionError(f"give two bots among {', '.join(LEVELS)}, got {bots!r}")
+    if len(bots) != 2 or any(b not in BOTS for b in bots):
+        raise OptionError(f"give two bots among {', '.join(BOTS)}, got {bots!r}")
     n = _check_int("matches", matches, 1, 1 << 20)
     seed = _check_int("seed", seed, 0, (1 << 63) - 1)
     workers = os.cpu_count() or 1 if threads is None else _check_int("threads", threads, 1, 256)

@@ -19,6 +19,10 @@ Levels (budgets per decision on one core of the reference machine):
   tricks or fewer remain.
 - ``cheat``: sees every card: double-dummy play, bids evaluated on the real
   deal. Only to measure the ceiling.
+
+Two more search players: ``pimc`` (double-dummy over 20 sampled worlds at
+every card; slow early in the hand) and ``ismcts`` (information-set MCTS,
+20,000 iterations per card).
 """
 from __future__ import annotations
 
@@ -32,7 +36,8 @@ from . import _core
 from .errors import OptionError
 from .state import State
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "MonteCarloBot", "CheatBot", "make_bot", "LEVELS"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "MonteCarloBot", "PIMCBot", "ISMCTSBot", "CheatBot", "make_bot",
+           "LEVELS", "BOTS"]
 
 LEVELS = ("random", "easy", "medium", "hard", "cheat")
 GREEDY = 1
@@ -112,6 +117,50 @@ class MonteCarloBot:
         return _best(_core.mc_evaluate(state, self.worlds, GREEDY, seed))
 
 
+class PIMCBot:
+    """Perfect-information Monte Carlo: in the play, each legal card's
+    double-dummy value averaged over ``worlds`` deals sampled from the seat's
+    information set; bids and doubling by flat Monte Carlo. Early in the hand
+    a double-dummy solve can take a second or more."""
+
+    def __init__(self, worlds: int = 20, bid_worlds: int = 300, seed: int = 0, name: str = "pimc") -> None:
+        if worlds < 1 or bid_worlds < 1:
+            raise OptionError("worlds and bid_worlds must be >= 1")
+        self.worlds, self.bid_worlds, self.seed, self.name = worlds, bid_worlds, seed, name
+        self._solver = _core.DoubleDummy(18)
+
+    def act(self, state: State) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        seed = _public_seed(self.seed, state)
+        if state.phase == "play":
+            _, sums, _ = self._solver.pimc(state, self.worlds, seed)
+            return _best({c: sums[c] for c in legal})
+        return _best(_core.mc_evaluate(state, self.bid_worlds, GREEDY, seed))
+
+
+class ISMCTSBot:
+    """Information-set MCTS (native, greedy playouts) in the play; bids and
+    doubling by flat Monte Carlo. Budget: iterations and/or seconds."""
+
+    def __init__(self, iterations: int = 20_000, time_budget: Optional[float] = None,
+                 bid_worlds: int = 300, seed: int = 0, name: str = "ismcts") -> None:
+        if bid_worlds < 1:
+            raise OptionError("bid_worlds must be >= 1")
+        self._search = _core.ISMCTS(iterations=iterations, time_budget=time_budget)
+        self.bid_worlds, self.seed, self.name = bid_worlds, seed, name
+
+    def act(self, state: State) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        seed = _public_seed(self.seed, state)
+        if state.phase in ("play", "declare"):
+            return self._search.search(state, seed)["action"]
+        return _best(_core.mc_evaluate(state, self.bid_worlds, GREEDY, seed))
+
+
 class CheatBot:
     """Plays double-dummy with every card visible; bids on the real deal."""
 
@@ -146,11 +195,16 @@ _FACTORIES: Dict[str, Callable[[int], Bot]] = {
     "medium": lambda seed: MonteCarloBot(300, 3, 20, seed, "medium"),
     "hard": lambda seed: MonteCarloBot(3000, 5, 60, seed, "hard"),
     "cheat": lambda seed: CheatBot(seed),
+    "pimc": lambda seed: PIMCBot(20, 300, seed),
+    "ismcts": lambda seed: ISMCTSBot(20_000, None, 300, seed),
 }
+#: every bot make_bot knows: the levels, and the two search players on their own
+BOTS = LEVELS + ("pimc", "ismcts")
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by level name: random, easy, medium, hard, cheat."""
+    """A bot by name: the levels random, easy, medium, hard, cheat, or the
+    search players pimc and ismcts."""
     if name not in _FACTORIES:
-        raise OptionError(f"unknown bot {name!r}; bots are {', '.join(LEVELS)}")
+        raise OptionError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}")
     return _FACTORIES[name](seed)

@@ -251,7 +251,8 @@ def build_parser() -> argparse.ArgumentParser:
     from .rules import VARIANTS
     ar = sub.add_parser("arena", help="duplicate matches between two bots")
     ar.add_argument("--variant", default="balout", choices=VARIANTS)
-    ar.add_argument("--bots", default="medium,easy", help="A,B among random, easy, medium, hard, cheat")
+    ar.add_argument("--bots", default="medium,easy",
+                    help="A,B among random, easy, medium, hard, cheat, pimc, ismcts")
     ar.add_argument("--matches", type=_pos_int, default=10, help="duplicate pairs of matches")
     ar.add_argument("--seed", type=_nonneg_int, default=0)
     ar.add_argument("--threads", type=_pos_int, default=None, help="worker processes (default: all cores)")
