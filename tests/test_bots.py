@@ -129,6 +129,8 @@ def test_arena_summary_and_duplicate_pairs():
     assert lo <= s["win_rate"] <= hi
     lo, hi = s["points_diff_ci95"]
     assert lo <= s["points_diff"] <= hi
+    lo, hi = s["card_points_diff_ci95"]
+    assert lo <= s["card_points_diff"] <= hi and -162 <= s["card_points_diff"] <= 162
     assert s["easy_ms_median"] is not None and s["random_ms_p95"] is not None
     # duplicate: the same seed replays the same matches
     again = arena("belote", ("easy", "random"), matches=3, seed=1, threads=1)
@@ -139,7 +141,7 @@ def test_arena_identical_bots_are_even_on_each_deal():
     """The same deterministic bot on both sides: each deal's two plays cancel."""
     res = arena("balout", ("easy", "easy"), matches=3, seed=2, threads=1)
     assert res.wins == 3  # each pair is won once by each side
-    assert np.allclose(res.deal_diffs[: 3], res.deal_diffs[: 3]) and abs(res.summary()["points_diff"]) < 1e-9
+    assert not res.deal_diffs.any() and not res.card_diffs.any()
 
 
 def test_arena_rejects_bad_arguments():

@@ -4,7 +4,8 @@ Every match is played twice on the same deals (the k-th hand of both plays
 uses the same deck), once with bot A as team 0 and once as team 1, so the
 luck of the cards cancels out. Reported: A's match win rate, A's mean
 hand-score difference per deal (A minus B, averaged over the two plays of a
-deal), each with a 95% interval, and each bot's decision times.
+deal) and its card-point difference, each with a 95% interval, and each
+bot's decision times.
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ class ArenaResult:
     deal_diffs: np.ndarray         # per deal: A minus B hand score, averaged over its plays
     times: Dict[str, List[float]]  # seconds per decision, per bot
     hands: int
+    card_diffs: Optional[np.ndarray] = None  # per deal: A minus B card points, averaged
 
     def summary(self) -> dict:
         n = 2 * self.matches
@@ -44,6 +46,11 @@ class ArenaResult:
         out = {"variant": self.variant, "bots": list(self.bots), "matches": n, "hands": self.hands,
                "win_rate": self.wins / n if n else None, "win_rate_ci95": [lo, hi],
                "points_diff": m, "points_diff_ci95": list(ci), "deals": len(d)}
+        if self.card_diffs is not None and len(self.card_diffs):
+            c = self.card_diffs.astype(np.float64)
+            cm, cci = mean_ci(float(c.sum()), float((c * c).sum()), len(c))
+            out["card_points_diff"] = cm
+            out["card_points_diff_ci95"] = list(cci)
         for name, ts in self.times.items():
             t = np.asarray(ts) * 1e3
             out[f"{name}_ms_median"] = float(np.median(t)) if len(t) else None
@@ -65,7 +72,7 @@ def play_match(variant: str, options, team_bots, seed: int, max_hands: int = 100
             times[team].append(time.perf_counter() - t0)
             s.apply_action(a)
         m.add_hand(s)
-        scores.append(tuple(s.hand_score))
+        scores.append(tuple(s.hand_score) + tuple(s.card_points))
     return m.winner, scores, times
 
 
@@ -76,15 +83,18 @@ def _duplicate(args):
     w1, s1, t1 = play_match(variant, options, (a, b), match_seed)   # A is team 0
     w2, s2, t2 = play_match(variant, options, (b, a), match_seed)   # A is team 1
     wins = (w1 == 0) + (w2 == 1)
-    diffs = []
+    diffs, cards = [], []
     for k in range(max(len(s1), len(s2))):
-        ds = []
-        if k < len(s1):
+        ds, cs = [], []
+        if k < len(s1):     # (score A, score B, points A, points B)
             ds.append(s1[k][0] - s1[k][1])
+            cs.append(s1[k][2] - s1[k][3])
         if k < len(s2):
             ds.append(s2[k][1] - s2[k][0])
+            cs.append(s2[k][3] - s2[k][2])
         diffs.append(sum(ds) / len(ds))
-    return wins, diffs, t1[0] + t2[1], t1[1] + t2[0], len(s1) + len(s2)
+        cards.append(sum(cs) / len(cs))
+    return wins, diffs, t1[0] + t2[1], t1[1] + t2[0], len(s1) + len(s2), cards
 
 
 def arena(variant: str = "balout", bots: Tuple[str, str] = ("medium", "easy"), matches: int = 10,
@@ -106,4 +116,5 @@ def arena(variant: str = "balout", bots: Tuple[str, str] = ("medium", "easy"), m
     diffs = np.asarray([d for r in results for d in r[1]], np.float64)
     names = (bots[0], bots[1]) if bots[0] != bots[1] else (bots[0] + "_A", bots[1] + "_B")
     times = {names[0]: [t for r in results for t in r[2]], names[1]: [t for r in results for t in r[3]]}
-    return ArenaResult(variant, tuple(bots), n, wins, diffs, times, sum(r[4] for r in results))
+    cards = np.asarray([c for r in results for c in r[5]], np.float64)
+    return ArenaResult(variant, tuple(bots), n, wins, diffs, times, sum(r[4] for r in results), cards)

@@ -211,6 +211,9 @@ def cmd_arena(args) -> int:
     print(f"match win rate of {a}: {s['win_rate']:.3f}  [{lo:.3f}, {hi:.3f}]")
     lo, hi = s["points_diff_ci95"]
     print(f"hand score difference per deal ({a} - {b}): {s['points_diff']:+.2f}  [{lo:+.2f}, {hi:+.2f}]")
+    if "card_points_diff" in s:
+        lo, hi = s["card_points_diff_ci95"]
+        print(f"card point difference per deal ({a} - {b}): {s['card_points_diff']:+.2f}  [{lo:+.2f}, {hi:+.2f}]")
     for key in sorted(k for k in s if k.endswith("_ms_median")):
         name = key[: -len("_ms_median")]
         print(f"decision time {name}: median {s[key]:.2f} ms, p95 {s[name + '_ms_p95']:.2f} ms")
