@@ -63,8 +63,6 @@ void engine_init(void)
     initialised = 1;
 }
 
-int hand_team_of(int seat) { return seat & 1; }
-
 static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
 
 /* ---------------------------------------------------------------- dealing */
@@ -521,19 +519,6 @@ static inline void play_card(Hand *h, int c)
 {
     if (play_card_core(h, c))
         finish(h);
-}
-
-int trick_winner(const Hand *h, const int8_t *cards, int n, int leader)
-{
-    int led = SUIT_OF(cards[0]), best = -1, who = leader;
-    for (int i = 0; i < n; i++) {
-        int p = card_power(cards[i], led, h->trump);
-        if (p > best) {
-            best = p;
-            who = (leader + i) & 3;
-        }
-    }
-    return who;
 }
 
 /* ---------------------------------------------------------------- scoring */

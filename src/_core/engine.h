@@ -186,8 +186,6 @@ int hand_apply(Hand *h, int action);
 /* apply an action known to be legal (no check): for the native loops */
 void hand_step(Hand *h, int action);
 int hand_undo(Hand *h);
-int hand_team_of(int seat);
-int trick_winner(const Hand *h, const int8_t *cards, int n, int leader);
 
 /* Declarations of one 8-card hand: total value, strongest key and cards used. */
 typedef struct {

@@ -12,7 +12,6 @@ import json
 import math
 import os
 import sys
-import tempfile
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -23,6 +22,7 @@ import numpy as np
 
 from . import _core
 from . import rules as _rules
+from ._files import atomic_write
 from .errors import BaloutError, OptionError
 from .state import State, _check_int
 
@@ -360,21 +360,7 @@ def _atomic_savez(path: str, arrays: Dict[str, np.ndarray]) -> None:
     path = os.fspath(path)
     if not path.endswith(".npz"):
         path += ".npz"
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".balout-", suffix=".npz.tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    atomic_write(path, lambda f: np.savez(f, **arrays))
 
 
 def load(path: str) -> Dict[str, Any]:

@@ -6,9 +6,9 @@ import io
 import json
 import math
 import os
-import tempfile
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from .._files import atomic_write
 from .experiment import Plot, Result
 from .stats import Estimate
 
@@ -105,21 +105,7 @@ def markdown_table(names: Sequence[str], rows: List[Estimate], unit: str) -> str
 # ------------------------------------------------------------------ files
 
 def _atomic_write(path: str, data: bytes) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".balout-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    atomic_write(path, lambda f: f.write(data))
 
 
 def write_csv(result: Result, path: str) -> str:
@@ -159,19 +145,7 @@ def write_parquet(result: Result, path: str) -> Optional[str]:
     table = pa.table(arrays)
     meta = {"command": result.command(), "seed": str(result.seed), "policy": str(result.policy)}
     table = table.replace_schema_metadata(meta)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".balout-", suffix=".parquet.tmp", dir=folder)
-    os.close(fd)
-    try:
-        pq.write_table(table, tmp)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write(path, lambda f: pq.write_table(table, f))
     return path
 
 
