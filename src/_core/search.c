@@ -410,86 +410,6 @@ static inline TTEntry *tt_slot(Solver *s, uint64_t lo, uint64_t hi, int leader)
     return &s->table[(uint32_t)x & s->mask];
 }
 
-/* Can team T end with at least `target` points from here? */
-static int reach(Solver *S, Hand *h, int T, int target, int total)
-{
-    S->nodes++;
-    int pT = h->card_points[T];
-    int rest = total - h->card_points[0] - h->card_points[1];
-    if (pT >= target)
-        return 1;
-    if (pT + rest < target)
-        return 0;
-    TTEntry *e = NULL;
-    int best = -1;
-    uint64_t lo = 0, hi = 0;
-    if (h->trick_len == 0) {
-        lo = (uint64_t)h->hand[0] | (uint64_t)h->hand[1] << 32;
-        hi = (uint64_t)h->hand[2] | (uint64_t)h->hand[3] << 32;
-        e = tt_slot(S, lo, hi, h->leader);
-        if (e->stamp == S->stamp && e->lo == lo && e->hi == hi && e->leader == h->leader) {
-            int fl = e->lower, fu = e->upper; /* team 0's future points */
-            if (T == 0) {
-                if (pT + fl >= target)
-                    return 1;
-                if (pT + fu < target)
-                    return 0;
-            } else {
-                if (pT + rest - fu >= target)
-                    return 1;
-                if (pT + rest - fl < target)
-                    return 0;
-            }
-            best = e->best;
-        } else {
-            e->stamp = S->stamp;
-            e->lo = lo;
-            e->hi = hi;
-            e->leader = h->leader;
-            e->lower = 0;
-            e->upper = (int16_t)rest;
-            e->best = -1;
-        }
-    }
-    int seat = h->to_act;
-    int maxing = (seat & 1) == T;
-    int8_t order[8];
-    int n = order_moves(h, distinct_moves(h, legal_cards(h)), best, order);
-    int result = !maxing, chosen = -1;
-    for (int i = 0; i < n; i++) {
-        Undo u;
-        make_move(h, order[i], &u);
-        int r = reach(S, h, T, target, total);
-        unmake_move(h, order[i], &u);
-        if (r == maxing) {
-            result = r;
-            chosen = order[i];
-            break;
-        }
-    }
-    if (e) {
-        /* the entry may have been replaced below us: write only if still ours */
-        if (e->stamp == S->stamp && e->lo == lo && e->hi == hi && e->leader == h->leader) {
-            int need = target - pT; /* T's future points needed */
-            if (T == 0) {
-                if (result && need > e->lower)
-                    e->lower = (int16_t)need;
-                if (!result && need - 1 < e->upper)
-                    e->upper = (int16_t)(need - 1);
-            } else {
-                /* team 0's future = rest - T's future */
-                if (result && rest - need < e->upper)
-                    e->upper = (int16_t)(rest - need);
-                if (!result && rest - need + 1 > e->lower)
-                    e->lower = (int16_t)(rest - need + 1);
-            }
-            if (chosen >= 0)
-                e->best = (int8_t)chosen;
-        }
-    }
-    return result;
-}
-
 /* Team 0's final points when every hand holds one card: the last trick is
    forced (the play order still matters for who wins it). */
 static int last_trick(const Hand *h)
@@ -614,21 +534,12 @@ int solver_reaches(Solver *s, const Hand *h, int team, int target)
     Hand t;
     search_copy(h, &t);
     solver_bind(s, &t);
-    return reach(s, &t, team, target, hand_total(&t));
-}
-
-/* exact final points of team T from position t, knowing they lie in [lo, hi] */
-static int exact(Solver *s, Hand *t, int T, int lo, int hi)
-{
-    int total = hand_total(t);
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (reach(s, t, T, mid, total))
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
+    int total = hand_total(&t);
+    /* a zero-window search on team 0's points answers the question */
+    if (team == 0)
+        return ab(s, &t, target - 1, target, total) >= target;
+    int cap = total - target; /* team 1 reaches target iff team 0 ends <= cap */
+    return ab(s, &t, cap, cap + 1, total) <= cap;
 }
 
 int solver_value(Solver *s, const Hand *h)
