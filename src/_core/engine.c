@@ -19,6 +19,9 @@ const int8_t RANK_POWER[2][8] = {
 int8_t CARD_POINTS[5][NCARDS];
 int8_t CARD_POWER[5][NCARDS];
 
+/* per trump suit (4 = no trump): the cards of the same suit that beat card c */
+uint32_t STRONGER[5][NCARDS];
+
 /* ranks (as an 8-bit pattern) whose trump strength beats rank r */
 static uint8_t TRUMP_ABOVE[8];
 /* maximal runs of 3+ in an 8-bit suit pattern (at most two fit in 8 cards) */
@@ -43,6 +46,15 @@ void engine_init(void)
             int is_trump = SUIT_OF(card) == t;
             CARD_POINTS[t][card] = RANK_POINTS[is_trump][RANK_OF(card)];
             CARD_POWER[t][card] = (int8_t)((is_trump ? 16 : 8) + RANK_POWER[is_trump][RANK_OF(card)]);
+        }
+    for (int t = 0; t < 5; t++)
+        for (int card = 0; card < NCARDS; card++) {
+            uint32_t m = 0;
+            int tr = SUIT_OF(card) == t;
+            for (int o = SUIT_OF(card) * 8; o < SUIT_OF(card) * 8 + 8; o++)
+                if (RANK_POWER[tr][RANK_OF(o)] > RANK_POWER[tr][RANK_OF(card)])
+                    m |= BIT(o);
+            STRONGER[t][card] = m;
         }
     for (int p = 0; p < 256; p++) {
         int n = 0, len = 0;

@@ -166,6 +166,7 @@ extern const int8_t RANK_POINTS[2][8];   /* [is_trump][rank] */
 extern const int8_t RANK_POWER[2][8];    /* [is_trump][rank], 0 = weakest */
 extern int8_t CARD_POINTS[5][NCARDS];     /* [trump suit or 4][card] */
 extern int8_t CARD_POWER[5][NCARDS];
+extern uint32_t STRONGER[5][NCARDS];      /* [trump suit or 4][card]: same-suit cards that beat it */
 
 /* trick strength of card c: 16+ as a trump, 8+ in the led suit, else 0 */
 static inline int card_power(int c, int led, int trump)

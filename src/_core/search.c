@@ -374,12 +374,7 @@ static int order_moves(const Hand *h, uint32_t moves, int best, int8_t *out)
             key = 1 << 20;
         } else if (h->trick_len == 0) {
             /* lead a master (nobody holds a stronger card of its suit) */
-            uint32_t stronger = 0;
-            for (uint32_t m = others & SUIT_MASK(SUIT_OF(c)); m; m &= m - 1) {
-                int o = __builtin_ctz(m);
-                if (CARD_POWER[ti][o] > power)
-                    stronger |= BIT(o);
-            }
+            int stronger = (others & STRONGER[ti][c]) != 0;
             key = stronger ? 100 - power * 4 - pts : 1000 + pts * 4 + power;
         } else {
             int s = SUIT_OF(c);

@@ -136,17 +136,9 @@ static inline int points_of(int c, int trump)
 }
 
 /* Is c the highest card of its suit that is still out (in hands)? */
-static int is_master(int c, uint32_t out, int trump)
+static inline int is_master(int c, uint32_t out, int trump)
 {
-    uint32_t rest = out & SUIT_MASK(SUIT_OF(c)) & ~BIT(c);
-    int p = own_power(c, trump);
-    while (rest) {
-        int o = __builtin_ctz(rest);
-        if (own_power(o, trump) > p)
-            return 0;
-        rest &= rest - 1;
-    }
-    return 1;
+    return !(out & STRONGER[trump >= 0 ? trump : 4][c]);
 }
 
 static int lowest(uint32_t m, int trump)
