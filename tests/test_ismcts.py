@@ -108,12 +108,14 @@ def test_declare_phase(variant):
 
 
 def test_single_legal_action():
-    for s in positions("belote", 20, tricks=4):
-        if len(s.legal_actions()) == 1:
-            r = _core.ISMCTS(iterations=50).search(s, 0)
-            assert r["action"] == s.legal_actions()[0] and r["visits"] == {r["action"]: 50}
-            return
-    pytest.skip("no forced position found")
+    # seat 3 holds one diamond and must follow the lead of 7D with it
+    hands = ["7S 8S 9S TS 7H 8H 9H TH", "JS QS KS AS JH QH KH AH",
+             "7D 9D TD JD QD KD AD AC", "7C 8C 9C TC JC QC KC 8D"]
+    s = state_for(hands, offer="AS", receiver=1, dealer=0, bids=["take"])
+    play(s, "7D")
+    assert s.to_act == 3 and s.legal_action_strings() == ["8D"]
+    r = _core.ISMCTS(iterations=50).search(s, 0)
+    assert r["action"] == s.legal_actions()[0] and r["visits"] == {r["action"]: 50}
 
 
 # ------------------------------------------------------------------ determinism
