@@ -223,8 +223,11 @@ void sampler_world(const Sampler *sp, Rng *g, const Hand *h, Hand *out)
 
 /* ------------------------------------------------- double-dummy solver */
 
+static void ztables_init(void);
+
 int solver_init(Solver *s, int table_bits)
 {
+    ztables_init();
     if (table_bits < 10)
         table_bits = 10;
     if (table_bits > 26)
@@ -320,37 +323,69 @@ static const int8_t ORDER[2][8] = {
     {R7, R8, RQ, RK, RT, RA, R9, RJ},
 };
 
-/* Keep one card of each run of equivalent cards: same suit, same points,
- * held by the mover, with no card of any other hand (or of the trick)
- * between them in trick order. */
-static uint32_t distinct_moves(const Hand *h, uint32_t legal)
+/* Cards of equal points are all worth 0 and are the weakest of their suit
+ * (7 8 9 plain, 7 8 trump): the "zero group". Two legal cards of the group
+ * with no other present card between them are equivalent. */
+static uint8_t ZRED[8][8];   /* [present group bits][legal group bits] -> redundant */
+static uint8_t ZCOMP[8][8];  /* [present][held] -> held bits packed to the bottom */
+static uint8_t ZNTH[8][8];   /* [present][i] -> bit index of the i-th present bit */
+static int ztables_ready;
+
+static void ztables_init(void)
+{
+    if (ztables_ready)
+        return;
+    for (int p = 0; p < 8; p++) {
+        int k = 0;
+        for (int b = 0; b < 3; b++)
+            if (p >> b & 1)
+                ZNTH[p][k++] = (uint8_t)b;
+        for (int l = 0; l < 8; l++) {
+            int red = 0, comp = 0, prev = -1, idx = 0;
+            for (int b = 0; b < 3; b++) {
+                if (!(p >> b & 1))
+                    continue;
+                if ((l & p) >> b & 1) {
+                    if (prev >= 0 && ((l >> prev) & 1))
+                        red |= 1 << b;
+                    comp |= 1 << idx;
+                }
+                prev = b;
+                idx++;
+            }
+            ZRED[p][l] = (uint8_t)red;
+            ZCOMP[p][l] = (uint8_t)comp;
+        }
+    }
+    ztables_ready = 1;
+}
+
+static inline uint32_t zero_group(int trump)
+{
+    uint32_t g = 0x07070707u;
+    if (trump >= 0)
+        g &= ~(0x04u << (8 * trump));
+    return g;
+}
+
+static inline uint32_t present_cards(const Hand *h)
 {
     uint32_t present = h->hand[0] | h->hand[1] | h->hand[2] | h->hand[3];
     for (int i = 0; i < h->trick_len; i++)
         present |= BIT(h->trick[i]);
-    uint32_t mine = legal, out = 0;
-    for (int s = 0; s < 4; s++) {
-        uint32_t in_suit = mine & SUIT_MASK(s);
-        if (__builtin_popcount(in_suit) <= 1) {
-            out |= in_suit;
-            continue;
-        }
-        int tr = s == h->trump;
-        int prev = -1; /* previous present card, if it was one of mine */
-        for (int k = 0; k < 8; k++) {
-            int c = s * 8 + ORDER[tr][k];
-            if (!(present & BIT(c)))
-                continue;
-            if (!(mine & BIT(c))) {
-                prev = -1;
-                continue;
-            }
-            if (prev < 0 || RANK_POINTS[tr][RANK_OF(prev)] != RANK_POINTS[tr][RANK_OF(c)])
-                out |= BIT(c);
-            prev = c;
-        }
-    }
-    return out;
+    return present;
+}
+
+static uint32_t distinct_moves(const Hand *h, uint32_t legal)
+{
+    uint32_t g = zero_group(h->trump);
+    uint32_t lz = legal & g;
+    if (__builtin_popcount(lz) <= 1)
+        return legal;
+    uint32_t p = present_cards(h) & g, red = 0;
+    for (int s = 0; s < 4; s++)
+        red |= (uint32_t)ZRED[(p >> (8 * s)) & 7][(lz >> (8 * s)) & 7] << (8 * s);
+    return legal & ~red;
 }
 
 /* Order the moves: the table's best first, then cheap trick winners, then
@@ -426,6 +461,96 @@ static int last_trick(const Hand *h)
     return h->card_points[0] + ((who & 1) == 0 ? pts : 0);
 }
 
+/* Transposition keys on relative ranks: the zero-point cards of a suit are
+ * packed to its lowest ranks, so positions that differ only by which of
+ * them were played share an entry. */
+static inline void canonical_hands(const Hand *h, uint32_t ch[4], uint8_t zp[4])
+{
+    uint32_t g = zero_group(h->trump);
+    uint32_t p = (h->hand[0] | h->hand[1] | h->hand[2] | h->hand[3]) & g;
+    for (int s = 0; s < 4; s++)
+        zp[s] = (uint8_t)((p >> (8 * s)) & 7);
+    for (int i = 0; i < 4; i++) {
+        uint32_t x = h->hand[i], c = x & ~g;
+        for (int s = 0; s < 4; s++)
+            c |= (uint32_t)ZCOMP[zp[s]][(x >> (8 * s)) & 7] << (8 * s);
+        ch[i] = c;
+    }
+}
+
+static inline int canon_card(int c, int trump, const uint8_t zp[4])
+{
+    int s = SUIT_OF(c), r = RANK_OF(c);
+    if (!((zero_group(trump) >> c) & 1))
+        return c;
+    return s * 8 + __builtin_popcount(zp[s] & ((1u << r) - 1));
+}
+
+static inline int decanon(int c, int trump, const uint8_t zp[4])
+{
+    if (c < 0 || !((zero_group(trump) >> c) & 1))
+        return c;
+    int s = SUIT_OF(c);
+    return s * 8 + ZNTH[zp[s]][RANK_OF(c)];
+}
+
+/* Quick tricks: card points the leading side is sure to take by cashing
+ * the leader's masters (cards no other hand can beat), trumps first, then
+ * side suits while every other hand still holding a trump must follow. */
+static int quick_points(const Hand *h)
+{
+    int L = h->leader, trump = h->trump, ti = trump >= 0 ? trump : 4;
+    uint32_t mine = h->hand[L];
+    uint32_t others = 0;
+    for (int i = 1; i < 4; i++)
+        others |= h->hand[(L + i) & 3];
+    int pts = 0, tricks = 0, ktrump = 0;
+    if (trump >= 0) {
+        uint32_t t = mine & SUIT_MASK(trump);
+        while (t) {
+            int c = __builtin_ctz(t);
+            t &= t - 1;
+            if (!(STRONGER[ti][c] & others)) {
+                pts += CARD_POINTS[ti][c];
+                ktrump++;
+            }
+        }
+        tricks += ktrump;
+    }
+    for (int s = 0; s < 4; s++) {
+        if (s == trump)
+            continue;
+        uint32_t m = mine & SUIT_MASK(s);
+        if (!m)
+            continue;
+        int cap = 8;
+        if (trump >= 0)
+            for (int i = 1; i < 4; i++) {
+                uint32_t oh = h->hand[(L + i) & 3];
+                if (__builtin_popcount(oh & SUIT_MASK(trump)) > ktrump) {
+                    int len = __builtin_popcount(oh & SUIT_MASK(s));
+                    if (len < cap)
+                        cap = len;
+                }
+            }
+        if (!cap)
+            continue;
+        int k = 0;
+        while (m && k < cap) {
+            int c = __builtin_ctz(m);
+            m &= m - 1;
+            if (!(STRONGER[ti][c] & others)) {
+                pts += CARD_POINTS[ti][c];
+                k++;
+            }
+        }
+        tricks += k;
+    }
+    if (tricks >= NTRICKS - h->ntricks)
+        pts += 10;
+    return pts;
+}
+
 /* Fail-soft alpha-beta on team 0's final points, with the table holding
    bounds on team 0's future points at trick starts. */
 static int ab(Solver *S, Hand *h, int alpha, int beta, int total)
@@ -441,12 +566,25 @@ static int ab(Solver *S, Hand *h, int alpha, int beta, int total)
         return p0;
     if (p0 + rest <= alpha)
         return p0 + rest;
+    if (h->trick_len == 0) {
+        /* the leading side's quick tricks bound the value from its side */
+        int q = quick_points(h);
+        if ((h->leader & 1) == 0) {
+            if (p0 + q >= beta)
+                return p0 + q;
+        } else if (p0 + rest - q <= alpha) {
+            return p0 + rest - q;
+        }
+    }
     TTEntry *e = NULL;
     int best = -1;
+    uint8_t zp[4];
     uint64_t lo = 0, hi = 0;
     if (h->trick_len == 0) {
-        lo = (uint64_t)h->hand[0] | (uint64_t)h->hand[1] << 32;
-        hi = (uint64_t)h->hand[2] | (uint64_t)h->hand[3] << 32;
+        uint32_t ch[4];
+        canonical_hands(h, ch, zp);
+        lo = (uint64_t)ch[0] | (uint64_t)ch[1] << 32;
+        hi = (uint64_t)ch[2] | (uint64_t)ch[3] << 32;
         e = tt_slot(S, lo, hi, h->leader);
         if (e->stamp == S->stamp && e->lo == lo && e->hi == hi && e->leader == h->leader) {
             int l = p0 + e->lower, u = p0 + e->upper;
@@ -460,7 +598,7 @@ static int ab(Solver *S, Hand *h, int alpha, int beta, int total)
                 alpha = l;
             if (u < beta)
                 beta = u;
-            best = e->best;
+            best = decanon(e->best, h->trump, zp);
         } else {
             e->stamp = S->stamp;
             e->lo = lo;
@@ -511,7 +649,7 @@ static int ab(Solver *S, Hand *h, int alpha, int beta, int total)
             e->lower = e->upper = (int16_t)f;
         }
         if (chosen >= 0)
-            e->best = (int8_t)chosen;
+            e->best = (int8_t)canon_card(chosen, h->trump, zp);
     }
     return value;
 }
@@ -569,9 +707,7 @@ uint32_t solver_moves(Solver *s, const Hand *h, int16_t values[NCARDS])
     for (uint32_t m = legal & ~distinct; m; m &= m - 1) {
         int c = __builtin_ctz(m);
         int s_ = SUIT_OF(c), tr = s_ == t.trump;
-        uint32_t present = t.hand[0] | t.hand[1] | t.hand[2] | t.hand[3];
-        for (int i = 0; i < t.trick_len; i++)
-            present |= BIT(t.trick[i]);
+        uint32_t present = present_cards(&t);
         /* walk down the trick order to the kept card of its run */
         int k = 0;
         while (ORDER[tr][k] != RANK_OF(c))
