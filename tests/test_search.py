@@ -946,3 +946,29 @@ def test_cli_solve_error_entry_and_exit_status(tmp_path):
     assert lines[0]["value"] == Solver().value(good)
     assert lines[1]["record"] == 1 and "play phase" in lines[1]["error"]
     assert "value" not in lines[1]
+
+
+def test_positions_equal_up_to_played_zero_point_cards_share_a_table_entry():
+    """Leading 7C or 8C into the same trick leaves positions that differ only
+    by which of the two the leader still holds: the same game (relative
+    ranks), one transposition entry, the same values card for card."""
+    hands = ["AC TC AS TS KH 9S 9D JD", "KC QC 7S 8S AH TH 7D 8D",
+             "JC 9C JS QH JH 9H AD TD", "7C 8C QS KS 7H 8H QD KD"]
+    after = []
+    for lead in ("7C", "8C"):
+        s = state_for(hands, offer="QH", receiver=2, dealer=3, bids=["pass", "pass", "take"])
+        assert s.to_act == 3 and s.trump == "H"
+        after.append(play(s, [lead, "AC", "KC", "9C"]))
+    first, second = after
+    assert first.card_points == second.card_points == (15, 0)
+    shared = Solver(table_bits=20)
+    v = shared.value(first)
+    n0 = shared.nodes
+    assert shared.value(second) == v == Solver().value(second)
+    assert shared.nodes - n0 <= 2  # answered by the first search's root entry
+    fresh = Solver()
+    fresh.value(second)
+    assert fresh.nodes > 100
+    m1, m2 = Solver().moves(first), Solver().moves(second)
+    rename = {Card("8C"): Card("7C")}
+    assert {rename.get(c, c): x for c, x in m1.items()} == m2
