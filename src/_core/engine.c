@@ -22,6 +22,8 @@ int8_t CARD_POWER[5][NCARDS];
 /* per trump suit (4 = no trump): the cards of the same suit that beat card c */
 uint32_t STRONGER[5][NCARDS];
 
+uint8_t SELECT_IN_BYTE[256][8];
+
 /* ranks (as an 8-bit pattern) whose trump strength beats rank r */
 static uint8_t TRUMP_ABOVE[8];
 /* maximal runs of 3+ in an 8-bit suit pattern (at most two fit in 8 cards) */
@@ -72,6 +74,10 @@ void engine_init(void)
         }
         RUN_COUNT[p] = (uint8_t)n;
     }
+    for (int p = 0; p < 256; p++)
+        for (int b = 0, k = 0; b < 8; b++)
+            if ((p >> b) & 1)
+                SELECT_IN_BYTE[p][k++] = (uint8_t)b;
     initialised = 1;
 }
 

@@ -10,20 +10,12 @@
 
 /* --------------------------------------------------------------- random */
 
-/* position of the k-th set bit of m (k < popcount(m)), branch-free: a
-   binary search on the popcounts of halves */
+/* position of the k-th set bit of m (k < popcount(m)) */
 static inline int nth_bit64(uint64_t m, uint32_t k)
 {
-    int pos = 0;
-    for (int w = 32; w >= 1; w >>= 1) {
-        uint64_t low = m & ((1ull << w) - 1);
-        uint32_t c = (uint32_t)__builtin_popcountll(low);
-        uint32_t up = k >= c;
-        pos += (int)up * w;
-        k -= up * c;
-        m = up ? m >> w : low;
-    }
-    return pos;
+    uint32_t lo = (uint32_t)m, n_lo = (uint32_t)__builtin_popcount(lo);
+    int high = k >= n_lo;
+    return high ? 32 + select_bit32((uint32_t)(m >> 32), k - n_lo) : select_bit32(lo, k);
 }
 
 static int random_act(const Hand *h, Rng *g)
@@ -39,7 +31,7 @@ static void play_out_random(Hand *h, Rng *g)
 {
     while (h->phase == PHASE_PLAY) {
         uint32_t m = legal_cards(h);
-        int c = nth_bit64(m, rng_below(g, (uint32_t)__builtin_popcount(m)));
+        int c = select_bit32(m, rng_below(g, (uint32_t)__builtin_popcount(m)));
         h->actions[h->nactions++] = (uint8_t)c;
         play_card(h, c);
     }
