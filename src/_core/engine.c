@@ -14,6 +14,9 @@ const int8_t RANK_POWER[2][8] = {
     {0, 1, 6, 4, 7, 2, 3, 5},
 };
 
+/* value of a run of 3, 4, 5+: balout and belote; baloot hokm; baloot sun */
+static const int16_t RUN_SCORE[3][3] = {{20, 50, 100}, {2, 5, 10}, {4, 10, 20}};
+
 /* per trump suit (4 = no trump): card points and trick power of each card
    (16+ for a trump, 8+ for a plain card when it follows the led suit) */
 int8_t CARD_POINTS[5][NCARDS];
@@ -26,10 +29,14 @@ uint8_t SELECT_IN_BYTE[256][8];
 
 /* ranks (as an 8-bit pattern) whose trump strength beats rank r */
 static uint8_t TRUMP_ABOVE[8];
-/* maximal runs of 3+ in an 8-bit suit pattern (at most two fit in 8 cards) */
-static uint8_t RUN_COUNT[256];
-static uint8_t RUN_LEN[256][2];
-static uint8_t RUN_TOP[256][2];
+/* the maximal runs of 3+ in an 8-bit suit pattern (at most two fit in 8
+   cards): their cards, those in runs of 5+, their total value on each
+   scale of run_value, and the best run (longest, then highest; len 0: none) */
+static uint8_t RUN_CARDS[256];
+static uint8_t RUN_HUNDRED[256];
+static int16_t RUN_VALUES[3][256];
+static uint8_t RUN_BEST_LEN[256];
+static uint8_t RUN_BEST_TOP[256];
 static int initialised = 0;
 
 void engine_init(void)
@@ -59,20 +66,26 @@ void engine_init(void)
             STRONGER[t][card] = m;
         }
     for (int p = 0; p < 256; p++) {
-        int n = 0, len = 0;
+        int len = 0;
         for (int r = 0; r <= 8; r++) {
             if (r < 8 && (p >> r) & 1) {
                 len++;
                 continue;
             }
             if (len >= 3) {
-                RUN_LEN[p][n] = (uint8_t)len;
-                RUN_TOP[p][n] = (uint8_t)(r - 1);
-                n++;
+                uint8_t run = (uint8_t)(((1u << len) - 1) << (r - len));
+                RUN_CARDS[p] |= run;
+                if (len >= 5)
+                    RUN_HUNDRED[p] |= run;
+                for (int scale = 0; scale < 3; scale++)
+                    RUN_VALUES[scale][p] += RUN_SCORE[scale][len >= 5 ? 2 : len - 3];
+                if (len >= RUN_BEST_LEN[p]) { /* a later run is higher */
+                    RUN_BEST_LEN[p] = (uint8_t)len;
+                    RUN_BEST_TOP[p] = (uint8_t)(r - 1);
+                }
             }
             len = 0;
         }
-        RUN_COUNT[p] = (uint8_t)n;
     }
     for (int p = 0; p < 256; p++)
         for (int b = 0, k = 0; b < 8; b++)
@@ -117,15 +130,15 @@ static void deal_rest(Hand *h)
 
 /* ----------------------------------------------------------- declarations */
 
+/* which row of RUN_SCORE values the runs */
+static inline int run_scale(const Rules *r, int kind)
+{
+    return r->variant != VARIANT_BALOOT ? 0 : kind == KIND_SUN ? 2 : 1;
+}
+
 static int run_value(const Rules *r, int kind, int len)
 {
-    int k = len >= 5 ? 2 : len - 3;
-    if (r->variant == VARIANT_BALOOT) {
-        static const int8_t sun[3] = {4, 10, 20}, hokm[3] = {2, 5, 10};
-        return kind == KIND_SUN ? sun[k] : hokm[k];
-    }
-    static const int16_t v[3] = {20, 50, 100};
-    return v[k];
+    return RUN_SCORE[run_scale(r, kind)][len >= 5 ? 2 : len - 3];
 }
 
 static int carre_value(const Rules *r, int kind, int rank)
@@ -152,6 +165,24 @@ static int32_t decl_key(const Rules *r, int value, int len, int top, int trump_r
     return k;
 }
 
+/* Add the maximal runs of `left` to declaration d. */
+static inline void add_runs(uint32_t left, const Rules *r, int kind, int trump, Decl *d)
+{
+    const int16_t *values = RUN_VALUES[run_scale(r, kind)];
+    for (int s = 0; s < 4; s++) {
+        int p = (left >> (8 * s)) & 0xFF;
+        d->value += values[p];
+        d->cards |= (uint32_t)RUN_CARDS[p] << (8 * s);
+        d->hundred_cards |= (uint32_t)RUN_HUNDRED[p] << (8 * s);
+        int len = RUN_BEST_LEN[p];
+        if (len) {
+            int32_t k = decl_key(r, run_value(r, kind, len), len, RUN_BEST_TOP[p], s == trump);
+            if (k > d->key)
+                d->key = k;
+        }
+    }
+}
+
 void hand_declarations(uint32_t cards, const Rules *r, int kind, int trump, Decl *out)
 {
     int carre_rank[2], nc = 0;
@@ -162,48 +193,32 @@ void hand_declarations(uint32_t cards, const Rules *r, int kind, int trump, Decl
         if (carre_value(r, kind, rank) > 0 && nc < 2)
             carre_rank[nc++] = rank;
     }
-    out->value = 0;
-    out->key = -1;
-    out->cards = 0;
-    out->hundred_cards = 0;
+    if (nc == 0) { /* most hands */
+        Decl d = {0, -1, 0, 0};
+        add_runs(cards, r, kind, trump, &d);
+        *out = d;
+        return;
+    }
+    *out = (Decl){0, -1, 0, 0};
     /* each subset of carrés, then the maximal runs in what they leave */
     for (int sub = 0; sub < (1 << nc); sub++) {
-        uint32_t left = cards, used = 0, hundred = 0;
-        int value = 0;
-        int32_t best = -1;
+        Decl d = {0, -1, 0, 0};
+        uint32_t left = cards;
         for (int i = 0; i < nc; i++) {
             if (!((sub >> i) & 1))
                 continue;
             uint32_t four = 0x01010101u << carre_rank[i];
             int v = carre_value(r, kind, carre_rank[i]);
             int32_t k = decl_key(r, v, 4, carre_rank[i], 0);
-            value += v;
-            if (k > best)
-                best = k;
+            d.value += v;
+            if (k > d.key)
+                d.key = k;
             left &= ~four;
-            used |= four;
+            d.cards |= four;
         }
-        for (int s = 0; s < 4; s++) {
-            int p = (left >> (8 * s)) & 0xFF;
-            for (int j = 0; j < RUN_COUNT[p]; j++) {
-                int len = RUN_LEN[p][j], top = RUN_TOP[p][j];
-                int v = run_value(r, kind, len);
-                int32_t k = decl_key(r, v, len, top, s == trump);
-                uint32_t run = ((0xFFu >> (8 - len)) << (top - len + 1)) << (8 * s);
-                value += v;
-                if (k > best)
-                    best = k;
-                used |= run;
-                if (len >= 5)
-                    hundred |= run;
-            }
-        }
-        if (value > out->value || (value == out->value && value > 0 && best > out->key)) {
-            out->value = (int16_t)value;
-            out->key = best;
-            out->cards = used;
-            out->hundred_cards = hundred;
-        }
+        add_runs(left, r, kind, trump, &d);
+        if (d.value > out->value || (d.value == out->value && d.value > 0 && d.key > out->key))
+            *out = d;
     }
     if (out->value == 0)
         out->key = -1;
@@ -838,28 +853,29 @@ void rng_shuffle_deck(Rng *g, uint8_t *deck)
 {
     /* Fisher-Yates; each 64-bit draw gives two 32-bit numbers, reduced to
        [0, i] without bias by Lemire's multiply-and-reject */
+    Rng r = *g; /* a local copy stays in registers */
     uint64_t bits = 0;
-    int have = 0;
     for (int i = 0; i < NCARDS; i++)
         deck[i] = (uint8_t)i;
+#pragma GCC unroll 32
     for (int i = NCARDS - 1; i > 0; i--) {
         uint32_t n = (uint32_t)i + 1, x;
-        if (!have) {
-            bits = rng_next(g);
+        if (i & 1) {
+            bits = rng_next(&r);
             x = (uint32_t)(bits >> 32);
         } else {
             x = (uint32_t)bits;
         }
-        have = !have;
         uint64_t m = (uint64_t)x * n;
-        if ((uint32_t)m < n) {
+        if (__builtin_expect((uint32_t)m < n, 0)) {
             uint32_t floor = (uint32_t)(-n) % n;
             while ((uint32_t)m < floor)
-                m = (uint64_t)(uint32_t)(rng_next(g) >> 32) * n;
+                m = (uint64_t)(uint32_t)(rng_next(&r) >> 32) * n;
         }
         int j = (int)(m >> 32);
         uint8_t t = deck[i];
         deck[i] = deck[j];
         deck[j] = t;
     }
+    *g = r;
 }
