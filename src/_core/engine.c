@@ -1,6 +1,9 @@
 /* balout rules core. See engine.h and RULES.md (shared/) for the rules. */
 #include "engine.h"
 #include <string.h>
+#if HAVE_PDEP
+#include <cpuid.h>
+#endif
 
 
 /* [is_trump][rank], ranks 7 8 9 T J Q K A */
@@ -26,6 +29,7 @@ int8_t CARD_POWER[5][NCARDS];
 uint32_t STRONGER[5][NCARDS];
 
 uint8_t SELECT_IN_BYTE[256][8];
+int cpu_fast_pdep = 0;
 
 /* ranks (as an 8-bit pattern) whose trump strength beats rank r */
 static uint8_t TRUMP_ABOVE[8];
@@ -39,10 +43,35 @@ static uint8_t RUN_BEST_LEN[256];
 static uint8_t RUN_BEST_TOP[256];
 static int initialised = 0;
 
+int detect_fast_pdep(void)
+{
+#if HAVE_PDEP
+    unsigned a, b, c, d;
+    if (__get_cpuid_max(0, NULL) < 7)
+        return 0;
+    __cpuid_count(7, 0, a, b, c, d);
+    if (!(b & (1u << 8))) /* BMI2 */
+        return 0;
+    __cpuid(0, a, b, c, d);
+    int amd = (b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u)   /* AuthenticAMD */
+              || (b == 0x6f677948u && d == 0x6e65476eu && c == 0x656e6975u); /* HygonGenuine */
+    if (!amd)
+        return 1;
+    __cpuid(1, a, b, c, d);
+    unsigned family = (a >> 8) & 0xF;
+    if (family == 0xF)
+        family += (a >> 20) & 0xFF;
+    return family >= 0x19;
+#else
+    return 0;
+#endif
+}
+
 void engine_init(void)
 {
     if (initialised)
         return;
+    cpu_fast_pdep = detect_fast_pdep();
     for (int r = 0; r < 8; r++) {
         uint8_t m = 0;
         for (int q = 0; q < 8; q++)
@@ -471,74 +500,136 @@ static void doubling_apply(Hand *h, int a)
 
 /* --------------------------------------------------------------- the play */
 
-/* yes if c else no; written as selects so the compiler may use conditional
-   moves where the condition is a coin flip under random play */
-static inline uint32_t pick(uint32_t c, uint32_t yes, uint32_t no)
+/* The trick in progress as scalars. play_card_core loads it from the Hand and
+   stores it back around each card; the random play-out loop (sim.c) keeps it
+   in registers for the whole hand. Both play by trick_legal and trick_play. */
+typedef struct {
+    int seat;       /* to act */
+    int len;        /* cards in the trick */
+    int leader;
+    int led;        /* suit led, once len > 0 */
+    int win_seat;   /* the trick's winner so far, once len > 0 */
+    int win_power;
+    int win_card;
+    int points;     /* card points in the trick */
+    int ntricks;    /* complete tricks */
+    uint32_t played;
+} Trick;
+
+static inline Trick trick_load(const Hand *h)
 {
-    return c ? yes : no;
+    Trick t;
+    t.seat = h->to_act;
+    t.len = h->trick_len;
+    t.leader = h->leader;
+    t.led = SUIT_OF(h->trick[0]) & 3; /* garbage but in range when leading */
+    t.win_seat = h->win_seat;
+    t.win_power = h->win_power;
+    t.win_card = h->trick[(h->win_seat - h->leader) & 3] & 31;
+    t.points = h->trick_points;
+    t.ntricks = h->ntricks;
+    t.played = h->played;
+    return t;
+}
+
+static inline void trick_store(Hand *h, const Trick *t)
+{
+    h->to_act = (int8_t)t->seat;
+    h->trick_len = (int8_t)t->len;
+    h->leader = (int8_t)t->leader;
+    h->win_seat = (int8_t)t->win_seat;
+    h->win_power = (int8_t)t->win_power;
+    h->trick_points = (int8_t)t->points;
+    h->ntricks = (int8_t)t->ntricks;
+    h->played = t->played;
+}
+
+/* The cards of `hand` that may follow to a trick led in suit `led` and won so
+   far by win_card (of power win_power, by the partner or not). Branches, not
+   selects: they are well predicted and let the next card start early. */
+static inline uint32_t follow_legal(const Rules *r, int trump, uint32_t hand, int led,
+                                    int win_power, int win_card, int partner_wins)
+{
+    uint32_t follow = hand & SUIT_MASK(led);
+    if (trump < 0) /* Sun: follow suit if you can, else anything */
+        return follow ? follow : hand;
+    uint32_t trumps = hand & SUIT_MASK(trump);
+    /* trumps that beat the trick's winner; every trump if no trump is in it */
+    uint32_t above = (uint32_t)TRUMP_ABOVE[RANK_OF(win_card)] << (8 * trump);
+    uint32_t beat = trumps & (win_power >= 16 ? above : ~0u);
+    if (follow) /* trump led: beat the highest trump if you can */
+        return led == trump && beat ? beat : follow;
+    /* void in the led suit: trump, overtrump, unless freed by the partner */
+    if (!trumps || (partner_wins && r->partner_winning_frees))
+        return hand;
+    if (partner_wins) /* only an opponent's trump must be beaten */
+        return trumps;
+    if (beat)
+        return r->overtrump_when_cutting ? beat : trumps;
+    return r->undertrump ? trumps : hand;
+}
+
+static inline uint32_t trick_legal(const Hand *h, const Trick *t)
+{
+    uint32_t hand = h->hand[t->seat];
+    if (t->len == 0)
+        return hand;
+    return follow_legal(&h->rules, h->trump, hand, t->led, t->win_power, t->win_card,
+                        t->win_seat == ((t->seat + 2) & 3));
 }
 
 static inline uint32_t legal_cards(const Hand *h)
 {
-    int seat = h->to_act;
-    uint32_t hand = h->hand[seat];
-    int led = SUIT_OF(h->trick[0]) & 3; /* garbage but in range when leading */
-    uint32_t follow = hand & SUIT_MASK(led);
-    int trump = h->trump;
-    if (trump < 0) /* Sun: follow suit if you can, else anything */
-        return pick(h->trick_len, pick(follow, follow, hand), hand);
-    uint32_t trumps = hand & SUIT_MASK(trump);
-    /* trumps that beat the trick's winner; every trump if no trump is in it */
-    int best = h->trick[(h->win_seat - h->leader) & 3] & 31;
-    uint32_t above = (uint32_t)TRUMP_ABOVE[RANK_OF(best)] << (8 * trump);
-    uint32_t beat = trumps & pick(h->win_power >= 16, above, ~0u);
-    /* void in the led suit and not freed by the partner: trump, overtrump */
-    const Rules *r = &h->rules;
-    int partner_wins = h->win_seat == ((seat + 2) & 3);
-    uint32_t cut = pick(beat, pick(r->overtrump_when_cutting, beat, trumps),
-                        pick(r->undertrump, trumps, hand));
-    cut = pick(partner_wins, trumps, cut); /* only an opponent's trump must be beaten */
-    cut = pick(trumps, cut, hand);
-    int freed = r->partner_winning_frees && partner_wins;
-    uint32_t plain_led = pick(follow, follow, pick(freed, hand, cut));
-    /* trump led: beat the highest trump if you can, else any trump */
-    uint32_t trump_led = pick(follow, pick(beat, beat, follow), hand);
-    return pick(h->trick_len, pick(led == trump, trump_led, plain_led), hand);
+    Trick t = trick_load(h);
+    return trick_legal(h, &t);
+}
+
+/* The seat to act plays card c: the trick, its winner and its points.
+   Returns 1 when that was the last card of the hand. */
+static inline int trick_play(Hand *h, Trick *t, int c)
+{
+    int seat = t->seat, s = SUIT_OF(c);
+    int ti = h->trump >= 0 ? h->trump : 4;
+    h->hand[seat] &= ~BIT(c);
+    t->played |= BIT(c);
+    h->played_by[seat] |= BIT(c);
+    h->trick[t->len] = (int8_t)c;
+    if (t->len == 0) {
+        t->led = s;
+        t->win_seat = seat;
+        t->win_power = CARD_POWER[ti][c];
+        t->win_card = c;
+        t->points = CARD_POINTS[ti][c];
+    } else {
+        int power = (s == h->trump || s == t->led) ? CARD_POWER[ti][c] : 0;
+        if (power > t->win_power) {
+            t->win_seat = seat;
+            t->win_power = power;
+            t->win_card = c;
+        }
+        t->points += CARD_POINTS[ti][c];
+    }
+    if (++t->len < 4) {
+        t->seat = NEXT(seat);
+        return 0;
+    }
+    int w = t->win_seat;
+    h->card_points[w & 1] += (int16_t)(t->points + (t->ntricks == NTRICKS - 1 ? 10 : 0));
+    h->tricks_won[w & 1]++;
+    h->trick_winners[t->ntricks++] = (int8_t)w;
+    t->len = 0;
+    t->leader = t->seat = w;
+    return t->ntricks == NTRICKS;
 }
 
 /* Play card c for the seat to act: the trick, its winner and its points.
    Returns 1 when that was the last card of the hand (scoring not done). */
 static inline int play_card_core(Hand *h, int c)
 {
-    int seat = h->to_act;
-    int ti = h->trump >= 0 ? h->trump : 4;
-    h->hand[seat] &= ~BIT(c);
-    h->played |= BIT(c);
-    h->played_by[seat] |= BIT(c);
-    int s = SUIT_OF(c);
-    int first = h->trick_len == 0;
-    int led = first ? s : SUIT_OF(h->trick[0]);
-    int power = (s == h->trump || s == led) ? CARD_POWER[ti][c] : 0;
-    int better = first | (power > h->win_power);
-    h->win_power = (int8_t)(better ? power : h->win_power);
-    h->win_seat = (int8_t)(better ? seat : h->win_seat);
-    h->trick_points = (int8_t)((first ? 0 : h->trick_points) + CARD_POINTS[ti][c]);
-    h->trick[h->trick_len++] = (int8_t)c;
-    if (h->trick_len < 4) {
-        h->to_act = (int8_t)NEXT(seat);
-        if (__builtin_expect(h->undecided != 0, 0))
-            enter_turn(h);
-        return 0;
-    }
-    int pts = h->trick_points + (h->ntricks == NTRICKS - 1 ? 10 : 0);
-    int w = h->win_seat;
-    h->card_points[w & 1] += (int16_t)pts;
-    h->tricks_won[w & 1]++;
-    h->trick_winners[h->ntricks++] = (int8_t)w;
-    h->trick_len = 0;
-    h->leader = (int8_t)w;
-    h->to_act = (int8_t)w;
-    if (h->ntricks == NTRICKS) {
+    Trick t = trick_load(h);
+    int last = trick_play(h, &t, c);
+    trick_store(h, &t);
+    if (last) {
         h->phase = PHASE_DONE;
         h->to_act = -1;
         return 1;

@@ -185,6 +185,26 @@ static inline int select_bit32(uint32_t m, uint32_t k)
     return 8 * byte + SELECT_IN_BYTE[(m >> (8 * byte)) & 0xFF][k - before];
 }
 
+/* 1 if this CPU has a fast pdep (BMI2, except AMD before Zen 3, which
+   microcodes it): set by engine_init; tests may clear it */
+extern int cpu_fast_pdep;
+int detect_fast_pdep(void);
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_PDEP 1
+/* select_bit32 in one pdep: only where cpu_fast_pdep (the assembler takes the
+   instruction whatever the target flags, so no -mbmi2 build is needed) */
+static inline int select_bit32_pdep(uint32_t m, uint32_t k)
+{
+    uint32_t d;
+    __asm__("pdep %2, %1, %0" : "=r"(d) : "r"(1u << k), "r"(m));
+    return __builtin_ctz(d);
+}
+#else
+#define HAVE_PDEP 0
+#define select_bit32_pdep select_bit32
+#endif
+
 /* trick strength of card c: 16+ as a trump, 8+ in the led suit, else 0 */
 static inline int card_power(int c, int led, int trump)
 {

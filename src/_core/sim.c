@@ -24,16 +24,46 @@ static int random_act(const Hand *h, Rng *g)
     return nth_bit64(m, rng_below(g, (uint32_t)__builtin_popcountll(m)));
 }
 
-/* The play phase under random play, with the engine's own legal_cards and
-   play_card inlined (core.c compiles engine.c and this file as one unit):
-   the same draws and the same result as hand_step(policy_act(...)). */
+/* The play phase under random play: the same draws and the same result as
+   hand_step(policy_act(...)) card by card, with the trick in registers (the
+   engine's trick_legal and trick_play; core.c compiles engine.c and this file
+   as one unit). Compiled twice, with and without pdep. */
+static inline __attribute__((always_inline)) void play_out_random_with(Hand *h, Rng *g, int pdep)
+{
+    Rng r = *g;
+    Trick t = trick_load(h);
+    int n = h->nactions, last;
+    do {
+        uint32_t m = trick_legal(h, &t);
+        uint32_t k = rng_below(&r, (uint32_t)__builtin_popcount(m));
+        int c = pdep ? select_bit32_pdep(m, k) : select_bit32(m, k);
+        h->actions[n++] = (uint8_t)c;
+        last = trick_play(h, &t, c);
+    } while (!last);
+    trick_store(h, &t);
+    h->nactions = (int16_t)n;
+    h->phase = PHASE_DONE;
+    h->to_act = -1;
+    *g = r;
+    finish(h);
+}
+
+static void play_out_random_pdep(Hand *h, Rng *g) { play_out_random_with(h, g, 1); }
+static void play_out_random_portable(Hand *h, Rng *g) { play_out_random_with(h, g, 0); }
+
 static void play_out_random(Hand *h, Rng *g)
 {
-    while (h->phase == PHASE_PLAY) {
-        uint32_t m = legal_cards(h);
-        int c = select_bit32(m, rng_below(g, (uint32_t)__builtin_popcount(m)));
-        h->actions[h->nactions++] = (uint8_t)c;
-        play_card(h, c);
+    if (h->undecided) { /* declarations by choice interrupt the play */
+        while (h->phase == PHASE_PLAY) {
+            uint32_t m = legal_cards(h);
+            int c = select_bit32(m, rng_below(g, (uint32_t)__builtin_popcount(m)));
+            h->actions[h->nactions++] = (uint8_t)c;
+            play_card(h, c);
+        }
+    } else if (cpu_fast_pdep) {
+        play_out_random_pdep(h, g);
+    } else {
+        play_out_random_portable(h, g);
     }
 }
 
