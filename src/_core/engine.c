@@ -33,14 +33,6 @@ int cpu_fast_pdep = 0;
 
 /* ranks (as an 8-bit pattern) whose trump strength beats rank r */
 static uint8_t TRUMP_ABOVE[8];
-/* the maximal runs of 3+ in an 8-bit suit pattern (at most two fit in 8
-   cards): their cards, those in runs of 5+, their total value on each
-   scale of run_value, and the best run (longest, then highest; len 0: none) */
-static uint8_t RUN_CARDS[256];
-static uint8_t RUN_HUNDRED[256];
-static int16_t RUN_VALUES[3][256];
-static uint8_t RUN_BEST_LEN[256];
-static uint8_t RUN_BEST_TOP[256];
 static int initialised = 0;
 
 int detect_fast_pdep(void)
@@ -94,28 +86,6 @@ void engine_init(void)
                     m |= BIT(o);
             STRONGER[t][card] = m;
         }
-    for (int p = 0; p < 256; p++) {
-        int len = 0;
-        for (int r = 0; r <= 8; r++) {
-            if (r < 8 && (p >> r) & 1) {
-                len++;
-                continue;
-            }
-            if (len >= 3) {
-                uint8_t run = (uint8_t)(((1u << len) - 1) << (r - len));
-                RUN_CARDS[p] |= run;
-                if (len >= 5)
-                    RUN_HUNDRED[p] |= run;
-                for (int scale = 0; scale < 3; scale++)
-                    RUN_VALUES[scale][p] += RUN_SCORE[scale][len >= 5 ? 2 : len - 3];
-                if (len >= RUN_BEST_LEN[p]) { /* a later run is higher */
-                    RUN_BEST_LEN[p] = (uint8_t)len;
-                    RUN_BEST_TOP[p] = (uint8_t)(r - 1);
-                }
-            }
-            len = 0;
-        }
-    }
     for (int p = 0; p < 256; p++)
         for (int b = 0, k = 0; b < 8; b++)
             if ((p >> b) & 1)
@@ -194,21 +164,28 @@ static int32_t decl_key(const Rules *r, int value, int len, int top, int trump_r
     return k;
 }
 
-/* Add the maximal runs of `left` to declaration d. */
-static inline void add_runs(uint32_t left, const Rules *r, int kind, int trump, Decl *d)
+/* Add the runs of `cards` (maximal sequences of 3+ cards of a suit) to
+   declaration d, with bit operations on the whole mask; 8 cards hold at
+   most two runs. */
+static inline void add_runs(uint32_t cards, const Rules *r, int kind, int trump, Decl *d)
 {
-    const int16_t *values = RUN_VALUES[run_scale(r, kind)];
-    for (int s = 0; s < 4; s++) {
-        int p = (left >> (8 * s)) & 0xFF;
-        d->value += values[p];
-        d->cards |= (uint32_t)RUN_CARDS[p] << (8 * s);
-        d->hundred_cards |= (uint32_t)RUN_HUNDRED[p] << (8 * s);
-        int len = RUN_BEST_LEN[p];
-        if (len) {
-            int32_t k = decl_key(r, run_value(r, kind, len), len, RUN_BEST_TOP[p], s == trump);
-            if (k > d->key)
-                d->key = k;
-        }
+    /* cards that start three in sequence in their suit */
+    uint32_t s3 = cards & (cards >> 1) & (cards >> 2) & 0x3F3F3F3Fu;
+    if (!s3)
+        return;
+    uint32_t in_runs = s3 | (s3 << 1) | (s3 << 2);
+    uint32_t lows = in_runs & ~((in_runs << 1) & 0xFEFEFEFEu);
+    uint32_t tops = in_runs & ~((in_runs >> 1) & 0x7F7F7F7Fu);
+    d->cards |= in_runs;
+    for (; tops; tops &= tops - 1, lows &= lows - 1) { /* run by run, from the lowest */
+        int low = __builtin_ctz(lows), top = __builtin_ctz(tops), len = top - low + 1;
+        int v = run_value(r, kind, len);
+        int32_t k = decl_key(r, v, len, RANK_OF(top), SUIT_OF(top) == trump);
+        d->value += v;
+        if (k > d->key)
+            d->key = k;
+        if (len >= 5)
+            d->hundred_cards |= (2u << top) - (1u << low);
     }
 }
 
@@ -502,7 +479,7 @@ static void doubling_apply(Hand *h, int a)
 
 /* The trick in progress as scalars. play_card_core loads it from the Hand and
    stores it back around each card; the random play-out loop (sim.c) keeps it
-   in registers for the whole hand. Both play by trick_legal and trick_play. */
+   in registers for the whole hand. Both play by the same trick_* functions. */
 typedef struct {
     int seat;       /* to act */
     int len;        /* cards in the trick */
@@ -584,35 +561,47 @@ static inline uint32_t legal_cards(const Hand *h)
     return trick_legal(h, &t);
 }
 
-/* The seat to act plays card c: the trick, its winner and its points.
-   Returns 1 when that was the last card of the hand. */
-static inline int trick_play(Hand *h, Trick *t, int c)
+/* The seat to act plays card c: the card and the trick so far. */
+static inline void trick_card(Hand *h, Trick *t, int c)
 {
-    int seat = t->seat, s = SUIT_OF(c);
-    int ti = h->trump >= 0 ? h->trump : 4;
+    int seat = t->seat;
     h->hand[seat] &= ~BIT(c);
     t->played |= BIT(c);
     h->played_by[seat] |= BIT(c);
-    h->trick[t->len] = (int8_t)c;
-    if (t->len == 0) {
-        t->led = s;
-        t->win_seat = seat;
-        t->win_power = CARD_POWER[ti][c];
-        t->win_card = c;
-        t->points = CARD_POINTS[ti][c];
-    } else {
-        int power = (s == h->trump || s == t->led) ? CARD_POWER[ti][c] : 0;
-        if (power > t->win_power) {
-            t->win_seat = seat;
-            t->win_power = power;
-            t->win_card = c;
-        }
-        t->points += CARD_POINTS[ti][c];
-    }
-    if (++t->len < 4) {
-        t->seat = NEXT(seat);
-        return 0;
-    }
+    h->trick[t->len++] = (int8_t)c;
+    t->seat = NEXT(seat);
+}
+
+static inline void trick_lead(Hand *h, Trick *t, int c)
+{
+    int ti = h->trump >= 0 ? h->trump : 4;
+    t->led = SUIT_OF(c);
+    t->win_seat = t->seat;
+    t->win_power = CARD_POWER[ti][c];
+    t->win_card = c;
+    t->points = CARD_POINTS[ti][c];
+    trick_card(h, t, c);
+}
+
+static inline void trick_follow(Hand *h, Trick *t, int c)
+{
+    int ti = h->trump >= 0 ? h->trump : 4;
+    /* only a card of the led suit or a trump may win; selects, not a branch:
+       which card wins is a coin flip under random play */
+    uint32_t counts = SUIT_MASK(t->led) | (h->trump >= 0 ? SUIT_MASK(h->trump) : 0);
+    int power = CARD_POWER[ti][c] & -(int)((counts >> c) & 1);
+    int better = power > t->win_power;
+    t->win_seat = better ? t->seat : t->win_seat;
+    t->win_power = better ? power : t->win_power;
+    t->win_card = better ? c : t->win_card;
+    t->points += CARD_POINTS[ti][c];
+    trick_card(h, t, c);
+}
+
+/* After the fourth card: the trick to its winner, who leads next.
+   Returns 1 when that was the last trick. */
+static inline int trick_end(Hand *h, Trick *t)
+{
     int w = t->win_seat;
     h->card_points[w & 1] += (int16_t)(t->points + (t->ntricks == NTRICKS - 1 ? 10 : 0));
     h->tricks_won[w & 1]++;
@@ -620,6 +609,16 @@ static inline int trick_play(Hand *h, Trick *t, int c)
     t->len = 0;
     t->leader = t->seat = w;
     return t->ntricks == NTRICKS;
+}
+
+/* The seat to act plays card c. Returns 1 when that was the last card. */
+static inline int trick_play(Hand *h, Trick *t, int c)
+{
+    if (t->len == 0)
+        trick_lead(h, t, c);
+    else
+        trick_follow(h, t, c);
+    return t->len == 4 ? trick_end(h, t) : 0;
 }
 
 /* Play card c for the seat to act: the trick, its winner and its points.

@@ -24,22 +24,38 @@ static int random_act(const Hand *h, Rng *g)
     return nth_bit64(m, rng_below(g, (uint32_t)__builtin_popcountll(m)));
 }
 
+static inline int random_card(uint32_t legal, Rng *g, int pdep)
+{
+    uint32_t k = rng_below(g, (uint32_t)__builtin_popcount(legal));
+    return pdep ? select_bit32_pdep(legal, k) : select_bit32(legal, k);
+}
+
 /* The play phase under random play: the same draws and the same result as
-   hand_step(policy_act(...)) card by card, with the trick in registers (the
-   engine's trick_legal and trick_play; core.c compiles engine.c and this file
-   as one unit). Compiled twice, with and without pdep. */
+   hand_step(policy_act(...)) card by card, but a trick at a time with the
+   trick in registers (the engine's trick_* functions: core.c compiles
+   engine.c and this file as one unit). Compiled with and without pdep. */
 static inline __attribute__((always_inline)) void play_out_random_with(Hand *h, Rng *g, int pdep)
 {
     Rng r = *g;
     Trick t = trick_load(h);
-    int n = h->nactions, last;
-    do {
-        uint32_t m = trick_legal(h, &t);
-        uint32_t k = rng_below(&r, (uint32_t)__builtin_popcount(m));
-        int c = pdep ? select_bit32_pdep(m, k) : select_bit32(m, k);
+    int n = h->nactions, last = 0;
+    while (t.len != 0 && !last) { /* the rest of a trick begun elsewhere */
+        int c = random_card(trick_legal(h, &t), &r, pdep);
         h->actions[n++] = (uint8_t)c;
         last = trick_play(h, &t, c);
-    } while (!last);
+    }
+    while (!last) {
+        int c = random_card(h->hand[t.seat], &r, pdep);
+        h->actions[n++] = (uint8_t)c;
+        trick_lead(h, &t, c);
+#pragma GCC unroll 3
+        for (int i = 1; i < 4; i++) {
+            c = random_card(trick_legal(h, &t), &r, pdep);
+            h->actions[n++] = (uint8_t)c;
+            trick_follow(h, &t, c);
+        }
+        last = trick_end(h, &t);
+    }
     trick_store(h, &t);
     h->nactions = (int16_t)n;
     h->phase = PHASE_DONE;
@@ -48,8 +64,8 @@ static inline __attribute__((always_inline)) void play_out_random_with(Hand *h, 
     finish(h);
 }
 
-static void play_out_random_pdep(Hand *h, Rng *g) { play_out_random_with(h, g, 1); }
-static void play_out_random_portable(Hand *h, Rng *g) { play_out_random_with(h, g, 0); }
+static __attribute__((noinline)) void play_out_random_pdep(Hand *h, Rng *g) { play_out_random_with(h, g, 1); }
+static __attribute__((noinline)) void play_out_random_portable(Hand *h, Rng *g) { play_out_random_with(h, g, 0); }
 
 static void play_out_random(Hand *h, Rng *g)
 {
