@@ -359,6 +359,38 @@ def test_exported_hands_replay_to_the_row(variant, policy):
         assert o == s.summary()
 
 
+@pytest.mark.parametrize("options", [None, (("overtrump_when_cutting", False),),
+                                     (("undertrump", False), ("partner_winning_frees", False)),
+                                     (("declarations", "choice"),)],
+                         ids=["default", "no-overtrump", "no-undertrump-no-freeing", "choice"])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_native_hand_is_the_step_by_step_hand(variant, options):
+    """The native loops (the random play-out keeps the trick in registers)
+    leave the very state that applying the same actions one by one gives."""
+    for policy in ("random", ("greedy", "random")):
+        sim = run(variant, policy, 300, seed=4, options=options)
+        for i in range(len(sim)):
+            s = sim.state(i)
+            t = balout.State(variant, deck=s.deck, dealer=s.dealer, options=dict(options or ()))
+            for a in s.action_history:
+                t.apply_action(a)
+            assert t == s, (policy, i)
+            assert bytes(_core.hand_row(t)) == sim.hands[i:i + 1].tobytes()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_pdep_and_portable_select_play_the_same_hands(variant):
+    fast = _core._use_pdep()
+    try:
+        _core._use_pdep(False)
+        portable = run(variant, "random", 5_000)
+        _core._use_pdep(True)
+        other = run(variant, "random", 5_000)
+    finally:
+        _core._use_pdep(fast)
+    assert same_rows(portable.hands, other.hands)
+
+
 def test_exported_hand_with_options_replays():
     opts = (("declarations", "off"), ("target", 1000))
     sim = run("balout", "greedy", 500, options=opts)

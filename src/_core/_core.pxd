@@ -118,6 +118,8 @@ cdef extern from "engine.h" nogil:
     void rng_shuffle_deck(Rng *g, uint8_t *deck)
 
     int card_power(int c, int led, int trump)
+    int cpu_fast_pdep
+    int detect_fast_pdep()
 
 
 cdef extern from "sim.h" nogil:

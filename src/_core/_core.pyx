@@ -355,6 +355,15 @@ def declarations_of(uint32_t cards, tuple rules, int kind, int trump):
     return (d.value, d.key, d.cards)
 
 
+def _use_pdep(on=None):
+    """Whether the random play-out picks cards with pdep (where the CPU has a
+    fast one); on=False forces the portable path (tests). Not thread-safe."""
+    global cpu_fast_pdep
+    if on is not None:
+        cpu_fast_pdep = 1 if (on and detect_fast_pdep()) else 0
+    return bool(cpu_fast_pdep)
+
+
 def game_points(int raw, bint sun):
     """Baloot game points of the buyers' raw card points."""
     return baloot_game_points(raw, sun)

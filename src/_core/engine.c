@@ -1,6 +1,9 @@
 /* balout rules core. See engine.h and RULES.md (shared/) for the rules. */
 #include "engine.h"
 #include <string.h>
+#if HAVE_PDEP
+#include <cpuid.h>
+#endif
 
 
 /* [is_trump][rank], ranks 7 8 9 T J Q K A */
@@ -14,6 +17,9 @@ const int8_t RANK_POWER[2][8] = {
     {0, 1, 6, 4, 7, 2, 3, 5},
 };
 
+/* value of a run of 3, 4, 5+: balout and belote; baloot hokm; baloot sun */
+static const int16_t RUN_SCORE[3][3] = {{20, 50, 100}, {2, 5, 10}, {4, 10, 20}};
+
 /* per trump suit (4 = no trump): card points and trick power of each card
    (16+ for a trump, 8+ for a plain card when it follows the led suit) */
 int8_t CARD_POINTS[5][NCARDS];
@@ -22,18 +28,42 @@ int8_t CARD_POWER[5][NCARDS];
 /* per trump suit (4 = no trump): the cards of the same suit that beat card c */
 uint32_t STRONGER[5][NCARDS];
 
+uint8_t SELECT_IN_BYTE[256][8];
+int cpu_fast_pdep = 0;
+
 /* ranks (as an 8-bit pattern) whose trump strength beats rank r */
 static uint8_t TRUMP_ABOVE[8];
-/* maximal runs of 3+ in an 8-bit suit pattern (at most two fit in 8 cards) */
-static uint8_t RUN_COUNT[256];
-static uint8_t RUN_LEN[256][2];
-static uint8_t RUN_TOP[256][2];
 static int initialised = 0;
+
+int detect_fast_pdep(void)
+{
+#if HAVE_PDEP
+    unsigned a, b, c, d;
+    if (__get_cpuid_max(0, NULL) < 7)
+        return 0;
+    __cpuid_count(7, 0, a, b, c, d);
+    if (!(b & (1u << 8))) /* BMI2 */
+        return 0;
+    __cpuid(0, a, b, c, d);
+    int amd = (b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u)   /* AuthenticAMD */
+              || (b == 0x6f677948u && d == 0x6e65476eu && c == 0x656e6975u); /* HygonGenuine */
+    if (!amd)
+        return 1;
+    __cpuid(1, a, b, c, d);
+    unsigned family = (a >> 8) & 0xF;
+    if (family == 0xF)
+        family += (a >> 20) & 0xFF;
+    return family >= 0x19;
+#else
+    return 0;
+#endif
+}
 
 void engine_init(void)
 {
     if (initialised)
         return;
+    cpu_fast_pdep = detect_fast_pdep();
     for (int r = 0; r < 8; r++) {
         uint8_t m = 0;
         for (int q = 0; q < 8; q++)
@@ -56,22 +86,10 @@ void engine_init(void)
                     m |= BIT(o);
             STRONGER[t][card] = m;
         }
-    for (int p = 0; p < 256; p++) {
-        int n = 0, len = 0;
-        for (int r = 0; r <= 8; r++) {
-            if (r < 8 && (p >> r) & 1) {
-                len++;
-                continue;
-            }
-            if (len >= 3) {
-                RUN_LEN[p][n] = (uint8_t)len;
-                RUN_TOP[p][n] = (uint8_t)(r - 1);
-                n++;
-            }
-            len = 0;
-        }
-        RUN_COUNT[p] = (uint8_t)n;
-    }
+    for (int p = 0; p < 256; p++)
+        for (int b = 0, k = 0; b < 8; b++)
+            if ((p >> b) & 1)
+                SELECT_IN_BYTE[p][k++] = (uint8_t)b;
     initialised = 1;
 }
 
@@ -111,15 +129,15 @@ static void deal_rest(Hand *h)
 
 /* ----------------------------------------------------------- declarations */
 
+/* which row of RUN_SCORE values the runs */
+static inline int run_scale(const Rules *r, int kind)
+{
+    return r->variant != VARIANT_BALOOT ? 0 : kind == KIND_SUN ? 2 : 1;
+}
+
 static int run_value(const Rules *r, int kind, int len)
 {
-    int k = len >= 5 ? 2 : len - 3;
-    if (r->variant == VARIANT_BALOOT) {
-        static const int8_t sun[3] = {4, 10, 20}, hokm[3] = {2, 5, 10};
-        return kind == KIND_SUN ? sun[k] : hokm[k];
-    }
-    static const int16_t v[3] = {20, 50, 100};
-    return v[k];
+    return RUN_SCORE[run_scale(r, kind)][len >= 5 ? 2 : len - 3];
 }
 
 static int carre_value(const Rules *r, int kind, int rank)
@@ -146,6 +164,31 @@ static int32_t decl_key(const Rules *r, int value, int len, int top, int trump_r
     return k;
 }
 
+/* Add the runs of `cards` (maximal sequences of 3+ cards of a suit) to
+   declaration d, with bit operations on the whole mask; 8 cards hold at
+   most two runs. */
+static inline void add_runs(uint32_t cards, const Rules *r, int kind, int trump, Decl *d)
+{
+    /* cards that start three in sequence in their suit */
+    uint32_t s3 = cards & (cards >> 1) & (cards >> 2) & 0x3F3F3F3Fu;
+    if (!s3)
+        return;
+    uint32_t in_runs = s3 | (s3 << 1) | (s3 << 2);
+    uint32_t lows = in_runs & ~((in_runs << 1) & 0xFEFEFEFEu);
+    uint32_t tops = in_runs & ~((in_runs >> 1) & 0x7F7F7F7Fu);
+    d->cards |= in_runs;
+    for (; tops; tops &= tops - 1, lows &= lows - 1) { /* run by run, from the lowest */
+        int low = __builtin_ctz(lows), top = __builtin_ctz(tops), len = top - low + 1;
+        int v = run_value(r, kind, len);
+        int32_t k = decl_key(r, v, len, RANK_OF(top), SUIT_OF(top) == trump);
+        d->value += v;
+        if (k > d->key)
+            d->key = k;
+        if (len >= 5)
+            d->hundred_cards |= (2u << top) - (1u << low);
+    }
+}
+
 void hand_declarations(uint32_t cards, const Rules *r, int kind, int trump, Decl *out)
 {
     int carre_rank[2], nc = 0;
@@ -156,48 +199,32 @@ void hand_declarations(uint32_t cards, const Rules *r, int kind, int trump, Decl
         if (carre_value(r, kind, rank) > 0 && nc < 2)
             carre_rank[nc++] = rank;
     }
-    out->value = 0;
-    out->key = -1;
-    out->cards = 0;
-    out->hundred_cards = 0;
+    if (nc == 0) { /* most hands */
+        Decl d = {0, -1, 0, 0};
+        add_runs(cards, r, kind, trump, &d);
+        *out = d;
+        return;
+    }
+    *out = (Decl){0, -1, 0, 0};
     /* each subset of carrés, then the maximal runs in what they leave */
     for (int sub = 0; sub < (1 << nc); sub++) {
-        uint32_t left = cards, used = 0, hundred = 0;
-        int value = 0;
-        int32_t best = -1;
+        Decl d = {0, -1, 0, 0};
+        uint32_t left = cards;
         for (int i = 0; i < nc; i++) {
             if (!((sub >> i) & 1))
                 continue;
             uint32_t four = 0x01010101u << carre_rank[i];
             int v = carre_value(r, kind, carre_rank[i]);
             int32_t k = decl_key(r, v, 4, carre_rank[i], 0);
-            value += v;
-            if (k > best)
-                best = k;
+            d.value += v;
+            if (k > d.key)
+                d.key = k;
             left &= ~four;
-            used |= four;
+            d.cards |= four;
         }
-        for (int s = 0; s < 4; s++) {
-            int p = (left >> (8 * s)) & 0xFF;
-            for (int j = 0; j < RUN_COUNT[p]; j++) {
-                int len = RUN_LEN[p][j], top = RUN_TOP[p][j];
-                int v = run_value(r, kind, len);
-                int32_t k = decl_key(r, v, len, top, s == trump);
-                uint32_t run = ((0xFFu >> (8 - len)) << (top - len + 1)) << (8 * s);
-                value += v;
-                if (k > best)
-                    best = k;
-                used |= run;
-                if (len >= 5)
-                    hundred |= run;
-            }
-        }
-        if (value > out->value || (value == out->value && value > 0 && best > out->key)) {
-            out->value = (int16_t)value;
-            out->key = best;
-            out->cards = used;
-            out->hundred_cards = hundred;
-        }
+        add_runs(left, r, kind, trump, &d);
+        if (d.value > out->value || (d.value == out->value && d.value > 0 && d.key > out->key))
+            *out = d;
     }
     if (out->value == 0)
         out->key = -1;
@@ -450,74 +477,158 @@ static void doubling_apply(Hand *h, int a)
 
 /* --------------------------------------------------------------- the play */
 
-/* yes if c else no; written as selects so the compiler may use conditional
-   moves where the condition is a coin flip under random play */
-static inline uint32_t pick(uint32_t c, uint32_t yes, uint32_t no)
+/* The trick in progress as scalars. play_card_core loads it from the Hand and
+   stores it back around each card; the random play-out loop (sim.c) keeps it
+   in registers for the whole hand. Both play by the same trick_* functions. */
+typedef struct {
+    int seat;       /* to act */
+    int len;        /* cards in the trick */
+    int leader;
+    int led;        /* suit led, once len > 0 */
+    int win_seat;   /* the trick's winner so far, once len > 0 */
+    int win_power;
+    int win_card;
+    int points;     /* card points in the trick */
+    int ntricks;    /* complete tricks */
+    uint32_t played;
+} Trick;
+
+static inline Trick trick_load(const Hand *h)
 {
-    return c ? yes : no;
+    Trick t;
+    t.seat = h->to_act;
+    t.len = h->trick_len;
+    t.leader = h->leader;
+    t.led = SUIT_OF(h->trick[0]) & 3; /* garbage but in range when leading */
+    t.win_seat = h->win_seat;
+    t.win_power = h->win_power;
+    t.win_card = h->trick[(h->win_seat - h->leader) & 3] & 31;
+    t.points = h->trick_points;
+    t.ntricks = h->ntricks;
+    t.played = h->played;
+    return t;
+}
+
+static inline void trick_store(Hand *h, const Trick *t)
+{
+    h->to_act = (int8_t)t->seat;
+    h->trick_len = (int8_t)t->len;
+    h->leader = (int8_t)t->leader;
+    h->win_seat = (int8_t)t->win_seat;
+    h->win_power = (int8_t)t->win_power;
+    h->trick_points = (int8_t)t->points;
+    h->ntricks = (int8_t)t->ntricks;
+    h->played = t->played;
+}
+
+/* The cards of `hand` that may follow to a trick led in suit `led` and won so
+   far by win_card (of power win_power, by the partner or not). Branches, not
+   selects: they are well predicted and let the next card start early. */
+static inline uint32_t follow_legal(const Rules *r, int trump, uint32_t hand, int led,
+                                    int win_power, int win_card, int partner_wins)
+{
+    uint32_t follow = hand & SUIT_MASK(led);
+    if (trump < 0) /* Sun: follow suit if you can, else anything */
+        return follow ? follow : hand;
+    uint32_t trumps = hand & SUIT_MASK(trump);
+    /* trumps that beat the trick's winner; every trump if no trump is in it */
+    uint32_t above = (uint32_t)TRUMP_ABOVE[RANK_OF(win_card)] << (8 * trump);
+    uint32_t beat = trumps & (win_power >= 16 ? above : ~0u);
+    if (follow) /* trump led: beat the highest trump if you can */
+        return led == trump && beat ? beat : follow;
+    /* void in the led suit: trump, overtrump, unless freed by the partner */
+    if (!trumps || (partner_wins && r->partner_winning_frees))
+        return hand;
+    if (partner_wins) /* only an opponent's trump must be beaten */
+        return trumps;
+    if (beat)
+        return r->overtrump_when_cutting ? beat : trumps;
+    return r->undertrump ? trumps : hand;
+}
+
+static inline uint32_t trick_legal(const Hand *h, const Trick *t)
+{
+    uint32_t hand = h->hand[t->seat];
+    if (t->len == 0)
+        return hand;
+    return follow_legal(&h->rules, h->trump, hand, t->led, t->win_power, t->win_card,
+                        t->win_seat == ((t->seat + 2) & 3));
 }
 
 static inline uint32_t legal_cards(const Hand *h)
 {
-    int seat = h->to_act;
-    uint32_t hand = h->hand[seat];
-    int led = SUIT_OF(h->trick[0]) & 3; /* garbage but in range when leading */
-    uint32_t follow = hand & SUIT_MASK(led);
-    int trump = h->trump;
-    if (trump < 0) /* Sun: follow suit if you can, else anything */
-        return pick(h->trick_len, pick(follow, follow, hand), hand);
-    uint32_t trumps = hand & SUIT_MASK(trump);
-    /* trumps that beat the trick's winner; every trump if no trump is in it */
-    int best = h->trick[(h->win_seat - h->leader) & 3] & 31;
-    uint32_t above = (uint32_t)TRUMP_ABOVE[RANK_OF(best)] << (8 * trump);
-    uint32_t beat = trumps & pick(h->win_power >= 16, above, ~0u);
-    /* void in the led suit and not freed by the partner: trump, overtrump */
-    const Rules *r = &h->rules;
-    int partner_wins = h->win_seat == ((seat + 2) & 3);
-    uint32_t cut = pick(beat, pick(r->overtrump_when_cutting, beat, trumps),
-                        pick(r->undertrump, trumps, hand));
-    cut = pick(partner_wins, trumps, cut); /* only an opponent's trump must be beaten */
-    cut = pick(trumps, cut, hand);
-    int freed = r->partner_winning_frees && partner_wins;
-    uint32_t plain_led = pick(follow, follow, pick(freed, hand, cut));
-    /* trump led: beat the highest trump if you can, else any trump */
-    uint32_t trump_led = pick(follow, pick(beat, beat, follow), hand);
-    return pick(h->trick_len, pick(led == trump, trump_led, plain_led), hand);
+    Trick t = trick_load(h);
+    return trick_legal(h, &t);
+}
+
+/* The seat to act plays card c: the card and the trick so far. */
+static inline void trick_card(Hand *h, Trick *t, int c)
+{
+    int seat = t->seat;
+    h->hand[seat] &= ~BIT(c);
+    t->played |= BIT(c);
+    h->played_by[seat] |= BIT(c);
+    h->trick[t->len++] = (int8_t)c;
+    t->seat = NEXT(seat);
+}
+
+static inline void trick_lead(Hand *h, Trick *t, int c)
+{
+    int ti = h->trump >= 0 ? h->trump : 4;
+    t->led = SUIT_OF(c);
+    t->win_seat = t->seat;
+    t->win_power = CARD_POWER[ti][c];
+    t->win_card = c;
+    t->points = CARD_POINTS[ti][c];
+    trick_card(h, t, c);
+}
+
+static inline void trick_follow(Hand *h, Trick *t, int c)
+{
+    int ti = h->trump >= 0 ? h->trump : 4;
+    /* only a card of the led suit or a trump may win; selects, not a branch:
+       which card wins is a coin flip under random play */
+    uint32_t counts = SUIT_MASK(t->led) | (h->trump >= 0 ? SUIT_MASK(h->trump) : 0);
+    int power = CARD_POWER[ti][c] & -(int)((counts >> c) & 1);
+    int better = power > t->win_power;
+    t->win_seat = better ? t->seat : t->win_seat;
+    t->win_power = better ? power : t->win_power;
+    t->win_card = better ? c : t->win_card;
+    t->points += CARD_POINTS[ti][c];
+    trick_card(h, t, c);
+}
+
+/* After the fourth card: the trick to its winner, who leads next.
+   Returns 1 when that was the last trick. */
+static inline int trick_end(Hand *h, Trick *t)
+{
+    int w = t->win_seat;
+    h->card_points[w & 1] += (int16_t)(t->points + (t->ntricks == NTRICKS - 1 ? 10 : 0));
+    h->tricks_won[w & 1]++;
+    h->trick_winners[t->ntricks++] = (int8_t)w;
+    t->len = 0;
+    t->leader = t->seat = w;
+    return t->ntricks == NTRICKS;
+}
+
+/* The seat to act plays card c. Returns 1 when that was the last card. */
+static inline int trick_play(Hand *h, Trick *t, int c)
+{
+    if (t->len == 0)
+        trick_lead(h, t, c);
+    else
+        trick_follow(h, t, c);
+    return t->len == 4 ? trick_end(h, t) : 0;
 }
 
 /* Play card c for the seat to act: the trick, its winner and its points.
    Returns 1 when that was the last card of the hand (scoring not done). */
 static inline int play_card_core(Hand *h, int c)
 {
-    int seat = h->to_act;
-    int ti = h->trump >= 0 ? h->trump : 4;
-    h->hand[seat] &= ~BIT(c);
-    h->played |= BIT(c);
-    h->played_by[seat] |= BIT(c);
-    int s = SUIT_OF(c);
-    int first = h->trick_len == 0;
-    int led = first ? s : SUIT_OF(h->trick[0]);
-    int power = (s == h->trump || s == led) ? CARD_POWER[ti][c] : 0;
-    int better = first | (power > h->win_power);
-    h->win_power = (int8_t)(better ? power : h->win_power);
-    h->win_seat = (int8_t)(better ? seat : h->win_seat);
-    h->trick_points = (int8_t)((first ? 0 : h->trick_points) + CARD_POINTS[ti][c]);
-    h->trick[h->trick_len++] = (int8_t)c;
-    if (h->trick_len < 4) {
-        h->to_act = (int8_t)NEXT(seat);
-        if (__builtin_expect(h->undecided != 0, 0))
-            enter_turn(h);
-        return 0;
-    }
-    int pts = h->trick_points + (h->ntricks == NTRICKS - 1 ? 10 : 0);
-    int w = h->win_seat;
-    h->card_points[w & 1] += (int16_t)pts;
-    h->tricks_won[w & 1]++;
-    h->trick_winners[h->ntricks++] = (int8_t)w;
-    h->trick_len = 0;
-    h->leader = (int8_t)w;
-    h->to_act = (int8_t)w;
-    if (h->ntricks == NTRICKS) {
+    Trick t = trick_load(h);
+    int last = trick_play(h, &t, c);
+    trick_store(h, &t);
+    if (last) {
         h->phase = PHASE_DONE;
         h->to_act = -1;
         return 1;
@@ -832,28 +943,29 @@ void rng_shuffle_deck(Rng *g, uint8_t *deck)
 {
     /* Fisher-Yates; each 64-bit draw gives two 32-bit numbers, reduced to
        [0, i] without bias by Lemire's multiply-and-reject */
+    Rng r = *g; /* a local copy stays in registers */
     uint64_t bits = 0;
-    int have = 0;
     for (int i = 0; i < NCARDS; i++)
         deck[i] = (uint8_t)i;
+#pragma GCC unroll 32
     for (int i = NCARDS - 1; i > 0; i--) {
         uint32_t n = (uint32_t)i + 1, x;
-        if (!have) {
-            bits = rng_next(g);
+        if (i & 1) {
+            bits = rng_next(&r);
             x = (uint32_t)(bits >> 32);
         } else {
             x = (uint32_t)bits;
         }
-        have = !have;
         uint64_t m = (uint64_t)x * n;
-        if ((uint32_t)m < n) {
+        if (__builtin_expect((uint32_t)m < n, 0)) {
             uint32_t floor = (uint32_t)(-n) % n;
             while ((uint32_t)m < floor)
-                m = (uint64_t)(uint32_t)(rng_next(g) >> 32) * n;
+                m = (uint64_t)(uint32_t)(rng_next(&r) >> 32) * n;
         }
         int j = (int)(m >> 32);
         uint8_t t = deck[i];
         deck[i] = deck[j];
         deck[j] = t;
     }
+    *g = r;
 }

@@ -167,6 +167,43 @@ extern const int8_t RANK_POWER[2][8];    /* [is_trump][rank], 0 = weakest */
 extern int8_t CARD_POINTS[5][NCARDS];     /* [trump suit or 4][card] */
 extern int8_t CARD_POWER[5][NCARDS];
 extern uint32_t STRONGER[5][NCARDS];      /* [trump suit or 4][card]: same-suit cards that beat it */
+extern uint8_t SELECT_IN_BYTE[256][8];    /* [pattern][k]: position of its k-th set bit */
+
+/* position of the k-th set bit of m (k < popcount(m)), without branches:
+   per-byte popcounts and their running sums (one multiply) locate the byte,
+   a table the bit inside it */
+static inline int select_bit32(uint32_t m, uint32_t k)
+{
+    uint32_t b = m - ((m >> 1) & 0x55555555u);
+    b = (b & 0x33333333u) + ((b >> 2) & 0x33333333u);
+    b = (b + (b >> 4)) & 0x0F0F0F0Fu;
+    uint32_t sums = b * 0x01010101u;                 /* byte i: set bits in bytes 0..i */
+    /* bytes whose running sum is <= k (all of them below the answer's byte) */
+    uint32_t le = ((k * 0x01010101u) | 0x80808080u) - sums;
+    int byte = __builtin_popcount(le & 0x80808080u);
+    uint32_t before = ((sums << 8) >> (8 * byte)) & 0xFF;
+    return 8 * byte + SELECT_IN_BYTE[(m >> (8 * byte)) & 0xFF][k - before];
+}
+
+/* 1 if this CPU has a fast pdep (BMI2, except AMD before Zen 3, which
+   microcodes it): set by engine_init; tests may clear it */
+extern int cpu_fast_pdep;
+int detect_fast_pdep(void);
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_PDEP 1
+/* select_bit32 in one pdep: only where cpu_fast_pdep (the assembler takes the
+   instruction whatever the target flags, so no -mbmi2 build is needed) */
+static inline int select_bit32_pdep(uint32_t m, uint32_t k)
+{
+    uint32_t d;
+    __asm__("pdep %2, %1, %0" : "=r"(d) : "r"(1u << k), "r"(m));
+    return __builtin_ctz(d);
+}
+#else
+#define HAVE_PDEP 0
+#define select_bit32_pdep select_bit32
+#endif
 
 /* trick strength of card c: 16+ as a trump, 8+ in the led suit, else 0 */
 static inline int card_power(int c, int led, int trump)

@@ -10,20 +10,12 @@
 
 /* --------------------------------------------------------------- random */
 
-/* position of the k-th set bit of m (k < popcount(m)), branch-free: a
-   binary search on the popcounts of halves */
+/* position of the k-th set bit of m (k < popcount(m)) */
 static inline int nth_bit64(uint64_t m, uint32_t k)
 {
-    int pos = 0;
-    for (int w = 32; w >= 1; w >>= 1) {
-        uint64_t low = m & ((1ull << w) - 1);
-        uint32_t c = (uint32_t)__builtin_popcountll(low);
-        uint32_t up = k >= c;
-        pos += (int)up * w;
-        k -= up * c;
-        m = up ? m >> w : low;
-    }
-    return pos;
+    uint32_t lo = (uint32_t)m, n_lo = (uint32_t)__builtin_popcount(lo);
+    int high = k >= n_lo;
+    return high ? 32 + select_bit32((uint32_t)(m >> 32), k - n_lo) : select_bit32(lo, k);
 }
 
 static int random_act(const Hand *h, Rng *g)
@@ -32,16 +24,62 @@ static int random_act(const Hand *h, Rng *g)
     return nth_bit64(m, rng_below(g, (uint32_t)__builtin_popcountll(m)));
 }
 
-/* The play phase under random play, with the engine's own legal_cards and
-   play_card inlined (core.c compiles engine.c and this file as one unit):
-   the same draws and the same result as hand_step(policy_act(...)). */
+static inline int random_card(uint32_t legal, Rng *g, int pdep)
+{
+    uint32_t k = rng_below(g, (uint32_t)__builtin_popcount(legal));
+    return pdep ? select_bit32_pdep(legal, k) : select_bit32(legal, k);
+}
+
+/* The play phase under random play: the same draws and the same result as
+   hand_step(policy_act(...)) card by card, but a trick at a time with the
+   trick in registers (the engine's trick_* functions: core.c compiles
+   engine.c and this file as one unit). Compiled with and without pdep. */
+static inline __attribute__((always_inline)) void play_out_random_with(Hand *h, Rng *g, int pdep)
+{
+    Rng r = *g;
+    Trick t = trick_load(h);
+    int n = h->nactions, last = 0;
+    while (t.len != 0 && !last) { /* the rest of a trick begun elsewhere */
+        int c = random_card(trick_legal(h, &t), &r, pdep);
+        h->actions[n++] = (uint8_t)c;
+        last = trick_play(h, &t, c);
+    }
+    while (!last) {
+        int c = random_card(h->hand[t.seat], &r, pdep);
+        h->actions[n++] = (uint8_t)c;
+        trick_lead(h, &t, c);
+#pragma GCC unroll 3
+        for (int i = 1; i < 4; i++) {
+            c = random_card(trick_legal(h, &t), &r, pdep);
+            h->actions[n++] = (uint8_t)c;
+            trick_follow(h, &t, c);
+        }
+        last = trick_end(h, &t);
+    }
+    trick_store(h, &t);
+    h->nactions = (int16_t)n;
+    h->phase = PHASE_DONE;
+    h->to_act = -1;
+    *g = r;
+    finish(h);
+}
+
+static __attribute__((noinline)) void play_out_random_pdep(Hand *h, Rng *g) { play_out_random_with(h, g, 1); }
+static __attribute__((noinline)) void play_out_random_portable(Hand *h, Rng *g) { play_out_random_with(h, g, 0); }
+
 static void play_out_random(Hand *h, Rng *g)
 {
-    while (h->phase == PHASE_PLAY) {
-        uint32_t m = legal_cards(h);
-        int c = nth_bit64(m, rng_below(g, (uint32_t)__builtin_popcount(m)));
-        h->actions[h->nactions++] = (uint8_t)c;
-        play_card(h, c);
+    if (h->undecided) { /* declarations by choice interrupt the play */
+        while (h->phase == PHASE_PLAY) {
+            uint32_t m = legal_cards(h);
+            int c = select_bit32(m, rng_below(g, (uint32_t)__builtin_popcount(m)));
+            h->actions[h->nactions++] = (uint8_t)c;
+            play_card(h, c);
+        }
+    } else if (cpu_fast_pdep) {
+        play_out_random_pdep(h, g);
+    } else {
+        play_out_random_portable(h, g);
     }
 }
 
