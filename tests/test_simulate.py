@@ -1003,3 +1003,14 @@ def test_cli_ctrl_c_stops_cleanly(tmp_path):
         k = min(n, 10_000)
         again = balout.simulate("balout", k, seed=4, threads=1)
         assert same_rows(again.hands, z["hands"][:k])
+
+
+@pytest.mark.parametrize("n", [1, 4, 10, 100, 3_001, 10**9])
+def test_wilson_interval_contains_the_rate_at_the_extremes(n):
+    from balout.simulate import wilson
+    lo, hi = wilson(0, n)
+    assert lo == 0.0 and 0.0 < hi < 1.0
+    lo, hi = wilson(n, n)
+    assert hi == 1.0 and 0.0 < lo < 1.0
+    lo, hi = wilson(n / 2, n)
+    assert lo < 0.5 < hi

@@ -156,7 +156,11 @@ def wilson(k: float, n: float, z: float = 1.959964) -> Tuple[float, float]:
     d = 1 + z * z / n
     c = (p + z * z / (2 * n)) / d
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
+    # at k = 0 or k = n the bound is exactly 0 or 1; rounding would leave a
+    # lower bound of ~1e-20 above a rate of 0
+    lo = 0.0 if k <= 0 else max(0.0, c - h)
+    hi = 1.0 if k >= n else min(1.0, c + h)
+    return (lo, hi)
 
 
 def mean_ci(total: float, total_sq: float, n: float, z: float = 1.959964) -> Tuple[float, Tuple[float, float]]:
