@@ -494,6 +494,22 @@ static inline int decanon(int c, int trump, const uint8_t zp[4])
     return s * 8 + ZNTH[zp[s]][RANK_OF(c)];
 }
 
+/* Points of the masters among cards m (no card of `others` beats them),
+ * at most cap of them; returns how many. */
+static inline int cash_masters(uint32_t m, uint32_t others, int ti, int cap, int *pts)
+{
+    int k = 0;
+    while (m && k < cap) {
+        int c = __builtin_ctz(m);
+        m &= m - 1;
+        if (!(STRONGER[ti][c] & others)) {
+            *pts += CARD_POINTS[ti][c];
+            k++;
+        }
+    }
+    return k;
+}
+
 /* Quick tricks: card points the leading side is sure to take by cashing
  * the leader's masters (cards no other hand can beat), trumps first, then
  * side suits while every other hand still holding a trump must follow. */
@@ -504,24 +520,12 @@ static int quick_points(const Hand *h)
     uint32_t others = 0;
     for (int i = 1; i < 4; i++)
         others |= h->hand[(L + i) & 3];
-    int pts = 0, tricks = 0, ktrump = 0;
-    if (trump >= 0) {
-        uint32_t t = mine & SUIT_MASK(trump);
-        while (t) {
-            int c = __builtin_ctz(t);
-            t &= t - 1;
-            if (!(STRONGER[ti][c] & others)) {
-                pts += CARD_POINTS[ti][c];
-                ktrump++;
-            }
-        }
-        tricks += ktrump;
-    }
+    int pts = 0;
+    int ktrump = trump >= 0 ? cash_masters(mine & SUIT_MASK(trump), others, ti, 8, &pts) : 0;
+    int tricks = ktrump;
     for (int s = 0; s < 4; s++) {
-        if (s == trump)
-            continue;
         uint32_t m = mine & SUIT_MASK(s);
-        if (!m)
+        if (s == trump || !m)
             continue;
         int cap = 8;
         if (trump >= 0)
@@ -533,18 +537,7 @@ static int quick_points(const Hand *h)
                         cap = len;
                 }
             }
-        if (!cap)
-            continue;
-        int k = 0;
-        while (m && k < cap) {
-            int c = __builtin_ctz(m);
-            m &= m - 1;
-            if (!(STRONGER[ti][c] & others)) {
-                pts += CARD_POINTS[ti][c];
-                k++;
-            }
-        }
-        tricks += k;
+        tricks += cash_masters(m, others, ti, cap, &pts);
     }
     if (tricks >= NTRICKS - h->ntricks)
         pts += 10;
