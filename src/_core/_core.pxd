@@ -152,6 +152,9 @@ cdef extern from "search.h" nogil:
         int8_t count[4]
         uint32_t known[4]
         uint32_t forbidden[4]
+        uint8_t decl_shown
+        int16_t decl_value[4]
+        uint32_t decl_cards[4]
 
     ctypedef struct Sampler:
         double total

@@ -488,7 +488,8 @@ def information_set(HandState state, int seat):
     return {"seat": seat, "own": info.own, "unseen": info.unseen,
             "count": tuple(info.count[s] for s in range(4)),
             "known": tuple(info.known[s] for s in range(4)),
-            "forbidden": tuple(info.forbidden[s] for s in range(4))}
+            "forbidden": tuple(info.forbidden[s] for s in range(4)),
+            "declared": {s: info.decl_cards[s] for s in range(4) if info.decl_shown >> s & 1}}
 
 
 cdef class WorldSampler:

@@ -71,11 +71,24 @@ void infoset_build(const Hand *h, int seat, InfoSet *info)
         }
         hand_step(&t, a);
     }
-    /* declarations are shown once the first trick is over */
-    if (h->ntricks >= 1)
-        for (int s = 0; s < 4; s++)
-            if (s != seat && ((h->declared >> s) & 1))
-                info->known[s] |= h->seat_decl_cards[s] & in_hands;
+    /* declarations are shown once the first trick is over: their cards, and
+       (declaring being automatic) that the rest of the hand declares nothing
+       more; with declaring by choice only the seats that declared show */
+    if (h->ntricks >= 1 && h->rules.declarations != DECL_OFF) {
+        info->rules = h->rules;
+        info->kind = h->kind;
+        info->trump = h->trump;
+        for (int s = 0; s < 4; s++) {
+            int declared = (h->declared >> s) & 1;
+            if (s == seat || (!declared && h->rules.declarations == DECL_CHOICE))
+                continue;
+            info->decl_shown |= (uint8_t)(1 << s);
+            info->decl_value[s] = declared ? h->seat_decl_value[s] : 0;
+            info->decl_cards[s] = declared ? h->seat_decl_cards[s] : 0;
+            info->played_by[s] = h->played_by[s];
+            info->known[s] |= info->decl_cards[s] & in_hands;
+        }
+    }
     for (int s = 0; s < 4; s++) {
         info->known[s] &= info->unseen;
         info->forbidden[s] &= info->unseen & ~info->known[s];
@@ -143,7 +156,29 @@ double sampler_init(Sampler *sp, const InfoSet *info)
 
 static inline double uniform01(Rng *g) { return (double)(rng_next(g) >> 11) * 0x1.0p-53; }
 
+int sampler_declarations_agree(const InfoSet *info, const uint32_t hands[NSEATS])
+{
+    for (uint32_t m = info->decl_shown; m; m &= m - 1) {
+        int s = __builtin_ctz(m);
+        Decl d;
+        hand_declarations(hands[s] | info->played_by[s], &info->rules, info->kind, info->trump, &d);
+        int value = d.value > 0 ? d.value : 0;
+        if (value != info->decl_value[s] || (value > 0 && d.cards != info->decl_cards[s]))
+            return 0;
+    }
+    return 1;
+}
+
+static void sampler_draw_once(const Sampler *sp, Rng *g, uint32_t hands[NSEATS]);
+
 void sampler_draw(const Sampler *sp, Rng *g, uint32_t hands[NSEATS])
+{
+    sampler_draw_once(sp, g, hands);
+    for (int k = 0; k < SAMPLER_MAX_REDRAWS && !sampler_declarations_agree(&sp->info, hands); k++)
+        sampler_draw_once(sp, g, hands);
+}
+
+static void sampler_draw_once(const Sampler *sp, Rng *g, uint32_t hands[NSEATS])
 {
     const InfoSet *info = &sp->info;
     for (int s = 0; s < 4; s++)

@@ -17,6 +17,15 @@ typedef struct {
     int8_t count[NSEATS];        /* cards each seat holds now */
     uint32_t known[NSEATS];      /* cards known to be in a seat's hand */
     uint32_t forbidden[NSEATS];  /* cards a seat cannot hold (voids, no trump, no higher trump) */
+    /* Shown declarations (after the first trick): a seat in `decl_shown`
+       declared exactly decl_cards[s] (value decl_value[s], 0: nothing), so
+       its whole hand, played_by[s] included, declares that and no more. */
+    uint8_t decl_shown;
+    int16_t decl_value[NSEATS];
+    uint32_t decl_cards[NSEATS];
+    uint32_t played_by[NSEATS];
+    Rules rules;
+    int8_t kind, trump;
 } InfoSet;
 
 /* The information set of `seat` in hand h (play phase, or any phase after
@@ -26,8 +35,11 @@ void infoset_build(const Hand *h, int seat, InfoSet *info);
 /* ------------------------------------------------------------- sampler */
 
 /* Uniform sampling among all deals of the unseen cards consistent with an
- * information set, by exact counting (dynamic programming over the free cards
- * and the seats' remaining counts). */
+ * information set: exact counting (dynamic programming over the free cards
+ * and the seats' remaining counts) deals uniformly among the deals that
+ * respect the known and forbidden cards; once declarations are shown, a deal
+ * that would declare otherwise is drawn again (rejection keeps the draw
+ * uniform over what remains). */
 typedef struct {
     InfoSet info;
     int8_t nfree;
@@ -36,11 +48,18 @@ typedef struct {
     int8_t others[3];               /* the three other seats */
     int8_t need[3];                 /* free cards each of them still needs */
     double ways[NCARDS + 1][9][9];  /* completions from card i with (a, b) still needed by others[0..1] */
-    double total;                   /* number of consistent deals (0: none) */
+    double total;                   /* deals respecting known and forbidden (0: none) */
 } Sampler;
 
-/* Prepare; returns the number of consistent deals (0 if the set is empty). */
+/* Draws of a world rejected for their declarations before one is kept as it
+ * is (the real deal always passes, so this only bounds pathological cases). */
+#define SAMPLER_MAX_REDRAWS 4096
+
+/* Prepare; returns the number of deals that respect the known and forbidden
+ * cards (0 if none; the declaration check may exclude some of them). */
 double sampler_init(Sampler *sp, const InfoSet *info);
+/* Does the world `hands` show the declarations the information set saw? */
+int sampler_declarations_agree(const InfoSet *info, const uint32_t hands[NSEATS]);
 /* Draw one world: hands[s] = full current hand of each seat. */
 void sampler_draw(const Sampler *sp, Rng *g, uint32_t hands[NSEATS]);
 /* A copy of h with the hidden hands replaced by a sampled world. */

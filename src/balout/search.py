@@ -27,7 +27,11 @@ class InformationSet:
     ``known[s]``: cards seat s surely holds (the offer it received, shown
     declarations, the other half of an announced belote); ``forbidden[s]``:
     cards it cannot hold (voids, no trump, no higher trump, shown by its
-    plays); ``count[s]``: how many cards it holds.
+    plays); ``count[s]``: how many cards it holds. ``declarations[s]``, once
+    the first trick is over: the cards seat s declared (empty: it declared
+    nothing), and so that its whole hand declares exactly that; None while
+    nothing is shown (and, when declaring is a choice, for a seat that did
+    not declare).
     """
 
     seat: int
@@ -36,6 +40,7 @@ class InformationSet:
     count: Tuple[int, int, int, int]
     known: Tuple[CardSet, ...]
     forbidden: Tuple[CardSet, ...]
+    declarations: Tuple[Optional[CardSet], ...] = (None, None, None, None)
 
     def allows(self, seat: int, card) -> bool:
         """May ``seat`` hold ``card``, as far as the observer knows?"""
@@ -52,12 +57,21 @@ def information_set(state: State, seat: int) -> InformationSet:
     d = _core.information_set(state, seat)
     return InformationSet(seat, CardSet.from_mask(d["own"]), CardSet.from_mask(d["unseen"]),
                           d["count"], tuple(CardSet.from_mask(m) for m in d["known"]),
-                          tuple(CardSet.from_mask(m) for m in d["forbidden"]))
+                          tuple(CardSet.from_mask(m) for m in d["forbidden"]),
+                          tuple(CardSet.from_mask(d["declared"][s]) if s in d["declared"] else None
+                                for s in range(4)))
 
 
 class Sampler:
     """Uniform deals of the unseen cards among all those consistent with a
-    seat's information set (exact counting, so no rejection and no bias)."""
+    seat's information set.
+
+    Exact counting deals uniformly among the deals that respect the known
+    and forbidden cards, with no bias. Once declarations are shown, a deal
+    that would declare otherwise than the seats did is drawn again, which
+    keeps the draw uniform over the deals that remain (after 4,096 redraws
+    in a row the last one is kept: the real deal always passes, so only a
+    contrived position could get there)."""
 
     def __init__(self, state: State, seat: int) -> None:
         self.state = state
@@ -66,7 +80,8 @@ class Sampler:
 
     @property
     def count(self) -> float:
-        """The number of consistent deals."""
+        """The number of deals that respect the known and forbidden cards
+        (before the declaration check, which may exclude some)."""
         return self._native.count
 
     def hands(self, n: int, seed: int) -> np.ndarray:
