@@ -268,9 +268,11 @@ int solver_init(Solver *s, int table_bits)
     if (table_bits > 26)
         table_bits = 26;
     size_t n = (size_t)1 << table_bits;
-    s->table = (TTEntry *)calloc(n, sizeof(TTEntry));
+    /* aligned so that a bucket of two entries is one cache line */
+    s->table = (TTEntry *)aligned_alloc(64, n * sizeof(TTEntry));
     if (!s->table)
         return -1;
+    memset(s->table, 0, n * sizeof(TTEntry));
     s->mask = (uint32_t)(n - 1);
     s->stamp = 1;
     s->nodes = 0;
@@ -468,11 +470,29 @@ static int order_moves(const Hand *h, uint32_t moves, int best, int8_t *out)
     return n;
 }
 
-static inline TTEntry *tt_slot(Solver *s, uint64_t lo, uint64_t hi, int leader)
+/* The entry of a position: one of a bucket of two (one cache line). A new
+   position takes an entry of an older search if there is one, else the one
+   with fewer cards left (its subtree is the cheaper to search again). */
+static inline TTEntry *tt_slot(Solver *s, uint64_t lo, uint64_t hi, int leader, int *found)
 {
-    uint64_t x = lo * 0x9E3779B97F4A7C15ull ^ (hi + (uint64_t)leader) * 0xC2B2AE3D27D4EB4Full;
-    x ^= x >> 29;
-    return &s->table[(uint32_t)x & s->mask];
+    /* every bit of the key reaches the index: the top half of a product */
+    uint64_t x = (lo ^ (hi + (uint64_t)leader) * 0xC2B2AE3D27D4EB4Full) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 32;
+    x *= 0xD6E8FEB86659FD93ull;
+    TTEntry *b = &s->table[(uint32_t)(x >> 32) & s->mask & ~1u];
+    for (int i = 0; i < 2; i++)
+        if (b[i].stamp == s->stamp && b[i].lo == lo && b[i].hi == hi && b[i].leader == leader) {
+            *found = 1;
+            return &b[i];
+        }
+    *found = 0;
+    if (b[0].stamp != s->stamp)
+        return &b[0];
+    if (b[1].stamp != s->stamp)
+        return &b[1];
+    int n0 = __builtin_popcountll(b[0].lo) + __builtin_popcountll(b[0].hi);
+    int n1 = __builtin_popcountll(b[1].lo) + __builtin_popcountll(b[1].hi);
+    return n0 <= n1 ? &b[0] : &b[1];
 }
 
 /* Team 0's final points when every hand holds one card: the last trick is
@@ -613,8 +633,9 @@ static int ab(Solver *S, Hand *h, int alpha, int beta, int total)
         canonical_hands(h, ch, zp);
         lo = (uint64_t)ch[0] | (uint64_t)ch[1] << 32;
         hi = (uint64_t)ch[2] | (uint64_t)ch[3] << 32;
-        e = tt_slot(S, lo, hi, h->leader);
-        if (e->stamp == S->stamp && e->lo == lo && e->hi == hi && e->leader == h->leader) {
+        int found;
+        e = tt_slot(S, lo, hi, h->leader, &found);
+        if (found) {
             int l = p0 + e->lower, u = p0 + e->upper;
             if (l >= beta)
                 return l;

@@ -74,6 +74,7 @@ typedef struct {
     int16_t lower, upper; /* bounds on team 0's points from here to the end */
     uint32_t stamp;
 } TTEntry;
+_Static_assert(sizeof(TTEntry) == 32, "two entries to a cache line");
 
 typedef struct {
     TTEntry *table;
