@@ -724,6 +724,25 @@ int solver_reaches(Solver *s, const Hand *h, int team, int target)
     return ab(s, &t, cap, cap + 1, total) <= cap;
 }
 
+/* Team 0's exact final points: zero-window searches halving the range the
+   value may lie in (fail-soft results narrow it further). With the table
+   keeping the bounds between them, they visit fewer nodes than one search
+   with the full window. */
+static int ab_exact(Solver *S, Hand *h, int total)
+{
+    int lo = h->card_points[0];
+    int hi = total - h->card_points[1];
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        int v = ab(S, h, mid - 1, mid, total);
+        if (v >= mid)
+            lo = v < hi ? v : hi;
+        else
+            hi = v > lo ? v : lo;
+    }
+    return lo;
+}
+
 int solver_value(Solver *s, const Hand *h)
 {
     Hand t;
@@ -731,7 +750,7 @@ int solver_value(Solver *s, const Hand *h)
     solver_bind(s, &t);
     int T = t.to_act & 1;
     int total = hand_total(&t);
-    int v0 = ab(s, &t, -1, total + 1, total);
+    int v0 = ab_exact(s, &t, total);
     return T == 0 ? v0 : total - v0;
 }
 
@@ -748,7 +767,7 @@ uint32_t solver_moves(Solver *s, const Hand *h, int16_t values[NCARDS])
         int c = __builtin_ctz(m);
         Undo u;
         make_move(&t, c, &u);
-        int v0 = t.phase == PHASE_DONE ? t.card_points[0] : ab(s, &t, -1, total + 1, total);
+        int v0 = t.phase == PHASE_DONE ? t.card_points[0] : ab_exact(s, &t, total);
         values[c] = (int16_t)(T == 0 ? v0 : total - v0);
         unmake_move(&t, c, &u);
     }
