@@ -614,16 +614,6 @@ static int ab(Solver *S, Hand *h, int alpha, int beta, int total)
         return p0;
     if (p0 + rest <= alpha)
         return p0 + rest;
-    if (h->trick_len == 0) {
-        /* the leading side's quick tricks bound the value from its side */
-        int q = quick_points(h);
-        if ((h->leader & 1) == 0) {
-            if (p0 + q >= beta)
-                return p0 + q;
-        } else if (p0 + rest - q <= alpha) {
-            return p0 + rest - q;
-        }
-    }
     TTEntry *e = NULL;
     int best = -1;
     uint8_t zp[4];
@@ -649,6 +639,15 @@ static int ab(Solver *S, Hand *h, int alpha, int beta, int total)
                 beta = u;
             best = decanon(e->best, h->trump, zp);
         } else {
+            /* not in the table: the leading side's quick tricks bound the
+               value from its side (after the probe: a hit is cheaper) */
+            int q = quick_points(h);
+            if ((h->leader & 1) == 0) {
+                if (p0 + q >= beta)
+                    return p0 + q;
+            } else if (p0 + rest - q <= alpha) {
+                return p0 + rest - q;
+            }
             e->stamp = S->stamp;
             e->lo = lo;
             e->hi = hi;
