@@ -156,7 +156,8 @@ double sampler_init(Sampler *sp, const InfoSet *info)
 
 static inline double uniform01(Rng *g) { return (double)(rng_next(g) >> 11) * 0x1.0p-53; }
 
-int sampler_declarations_agree(const InfoSet *info, const uint32_t hands[NSEATS])
+/* Does the world `hands` show the declarations the information set saw? */
+static int declarations_agree(const InfoSet *info, const uint32_t hands[NSEATS])
 {
     for (uint32_t m = info->decl_shown; m; m &= m - 1) {
         int s = __builtin_ctz(m);
@@ -174,7 +175,7 @@ static void sampler_draw_once(const Sampler *sp, Rng *g, uint32_t hands[NSEATS])
 void sampler_draw(const Sampler *sp, Rng *g, uint32_t hands[NSEATS])
 {
     sampler_draw_once(sp, g, hands);
-    for (int k = 0; k < SAMPLER_MAX_REDRAWS && !sampler_declarations_agree(&sp->info, hands); k++)
+    for (int k = 0; k < SAMPLER_MAX_REDRAWS && !declarations_agree(&sp->info, hands); k++)
         sampler_draw_once(sp, g, hands);
 }
 

@@ -58,8 +58,6 @@ typedef struct {
 /* Prepare; returns the number of deals that respect the known and forbidden
  * cards (0 if none; the declaration check may exclude some of them). */
 double sampler_init(Sampler *sp, const InfoSet *info);
-/* Does the world `hands` show the declarations the information set saw? */
-int sampler_declarations_agree(const InfoSet *info, const uint32_t hands[NSEATS]);
 /* Draw one world: hands[s] = full current hand of each seat. */
 void sampler_draw(const Sampler *sp, Rng *g, uint32_t hands[NSEATS]);
 /* A copy of h with the hidden hands replaced by a sampled world. */
