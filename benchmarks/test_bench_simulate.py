@@ -16,9 +16,13 @@ With ``--benchmark-disable`` every benchmark runs once on a few hands.
 """
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import os
+import platform
 import random
+import subprocess
+import sysconfig
 import threading
 import time
 import tracemalloc
@@ -94,6 +98,79 @@ def test_random_rows_one_thread(benchmark, rate, full):
     assert sim.hands.shape == (n,)
     benchmark.extra_info["hands"] = n
     rate(benchmark, "sim_random_rows_1thread[balout]", n, "hand")
+
+
+# ------------------------------------------------------------ against a plain C loop
+
+PLAIN_SRC = os.path.join(os.path.dirname(__file__), "reference", "plain_balout.c")
+PLAIN_FIELDS = ("hands", "made", "failed", "litige", "cancelled", "capot", "decl",
+                "decl_value", "belote", "card_points0", "hand_score0")
+
+
+@pytest.fixture(scope="session")
+def plain_loop(tmp_path_factory):
+    """reference/plain_balout.c built as a shared library with the
+    extension's optimisation flags (the project's build needs a C compiler
+    already), called through ctypes."""
+    cc = (sysconfig.get_config_var("CC") or "cc").split()
+    flags = ["-O3", "-shared", "-fPIC"]
+    if platform.machine().lower() in ("x86_64", "amd64"):
+        flags.append("-mpopcnt")
+    lib = str(tmp_path_factory.mktemp("plain") / "plain_balout.so")
+    try:
+        subprocess.run([*cc, *flags, PLAIN_SRC, "-o", lib], check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        pytest.skip(f"cannot compile {PLAIN_SRC}: {exc}")
+    fn = ctypes.CDLL(lib).plain_balout_random
+    fn.argtypes = (ctypes.c_uint64, ctypes.c_int64, ctypes.POINTER(ctypes.c_int64))
+    fn.restype = None
+
+    def run(seed: int, n: int) -> dict:
+        out = (ctypes.c_int64 * len(PLAIN_FIELDS))()
+        fn(seed, n, out)  # ctypes drops the GIL; one thread
+        return dict(zip(PLAIN_FIELDS, out))
+    return run
+
+
+def _close(a_hits, a_n, b_hits, b_n, z=6.0):
+    """Two rates agree within z standard errors (z = 6: never flaky)."""
+    pa, pb = a_hits / a_n, b_hits / b_n
+    p = (a_hits + b_hits) / (a_n + b_n)
+    se = (p * (1 - p) * (1 / a_n + 1 / b_n)) ** 0.5
+    return abs(pa - pb) <= z * se + 1e-12
+
+
+def test_random_vs_plain_c_loop(benchmark, rate, full, plain_loop):
+    """The engine's random hands (one thread, aggregate mode) against a plain,
+    independent C loop doing the same work (benchmarks/reference): interleaved
+    runs, best of 7 each, so outside load hits both alike. The two must also
+    play the same game: make rate, declaration rate, mean card points."""
+    n = size(full, 300_000)
+    best = {"engine": float("inf"), "plain": float("inf")}
+    sim = plain = None
+    for _ in range(7 if full else 1):
+        t = time.perf_counter()
+        plain = plain_loop(7, n)
+        best["plain"] = min(best["plain"], time.perf_counter() - t)
+        t = time.perf_counter()
+        sim = balout.simulate("balout", n, "random", seed=7, threads=1, aggregate_only=True)
+        best["engine"] = min(best["engine"], time.perf_counter() - t)
+    agg = sim.aggregate
+    played = n - int(agg["outcome"][3])
+    assert plain["hands"] == n
+    assert _close(int(agg["outcome"][0]), played, plain["made"], n - plain["cancelled"])
+    assert _close(int(agg["decl"].sum()), played, plain["decl"], n - plain["cancelled"])
+    assert _close(int(agg["belote"].sum()), played, plain["belote"], n - plain["cancelled"])
+    # mean card points of team 0 per hand played: within 0.5 point
+    assert abs(int(agg["card_points"][0]) / played
+               - plain["card_points0"] / (n - plain["cancelled"])) < 0.5
+    benchmark.pedantic(plain_loop, args=(7, n), rounds=3, iterations=1)
+    benchmark.extra_info["hands"] = n
+    if full:
+        benchmark.extra_info["engine_hands_per_s"] = round(n / best["engine"], 1)
+        benchmark.extra_info["plain_c_hands_per_s"] = round(n / best["plain"], 1)
+        benchmark.extra_info["engine_vs_plain_c"] = round(best["plain"] / best["engine"], 3)
+    rate(benchmark, "plain_c_loop_random[balout]", n, "hand")
 
 
 # ------------------------------------------------------------ threads
