@@ -110,6 +110,18 @@ static Declared declare(uint32_t hand, int trump)
 
 /* ------------------------------------------------------------ one hand */
 
+/* ABOVE[trump][p]: the trumps of power > p */
+static uint32_t ABOVE[4][9];
+
+static void init_above(void)
+{
+    for (int t = 0; t < 4; t++)
+        for (int p = 0; p <= 8; p++)
+            for (int r = 0; r < 8; r++)
+                if (POWER[1][r] > p)
+                    ABOVE[t][p] |= 1u << (8 * t + r);
+}
+
 typedef struct {
     int64_t hands, made, failed, litige, cancelled, capot, decl, decl_value, belote,
         card_points0, hand_score0;
@@ -176,6 +188,7 @@ static void play_hand(Xoshiro *g, int dealer, Totals *tot)
 
     /* play */
     uint32_t trumps = 0xFFu << (8 * trump);
+    const uint32_t *above = ABOVE[trump];
     int leader = (taker + 1) & 3, points[2] = {0, 0};
     for (int trick = 0; trick < 8; trick++) {
         int led = -1, win_seat = leader, win_power = 0, win_trump = 0, pts = 0;
@@ -186,26 +199,14 @@ static void play_hand(Xoshiro *g, int dealer, Totals *tot)
                 uint32_t follow = m & (0xFFu << (8 * led));
                 if (follow) {
                     legal = follow;
-                    if (led == trump) {
-                        uint32_t over = 0;
-                        for (uint32_t f = follow; f; f &= f - 1)
-                            if (POWER[1][__builtin_ctz(f) % 8] > win_power)
-                                over |= f & -f;
-                        if (over)
-                            legal = over;
-                    }
+                    if (led == trump && (follow & above[win_power]))
+                        legal = follow & above[win_power];
                 } else if (((win_seat ^ s) & 1) == 0) {
                     legal = m;
                 } else if (m & trumps) {
                     legal = m & trumps;
-                    if (win_trump) {
-                        uint32_t over = 0;
-                        for (uint32_t f = legal; f; f &= f - 1)
-                            if (POWER[1][__builtin_ctz(f) % 8] > win_power)
-                                over |= f & -f;
-                        if (over)
-                            legal = over;
-                    }
+                    if (win_trump && (legal & above[win_power]))
+                        legal &= above[win_power];
                 }
             }
             int c = nth_card(legal, below(g, (uint32_t)__builtin_popcount(legal)));
@@ -265,6 +266,8 @@ void plain_balout_random(uint64_t s, int64_t n, int64_t *out)
 {
     Xoshiro g;
     seed(&g, s);
+    if (!ABOVE[0][0])
+        init_above();
     Totals t = {0};
     for (int64_t i = 0; i < n; i++)
         play_hand(&g, (int)(i & 3), &t);
