@@ -583,13 +583,19 @@ static inline void trick_lead(Hand *h, Trick *t, int c)
     trick_card(h, t, c);
 }
 
+/* The power of card c in a trick: only a card of the led suit or a trump
+   may win (counts = those cards), any other has power 0. A select, not a
+   branch: which card wins is a coin flip under random play. */
+static inline int trick_power(int ti, uint32_t counts, int c)
+{
+    return CARD_POWER[ti][c] & -(int)((counts >> c) & 1);
+}
+
 static inline void trick_follow(Hand *h, Trick *t, int c)
 {
     int ti = h->trump >= 0 ? h->trump : 4;
-    /* only a card of the led suit or a trump may win; selects, not a branch:
-       which card wins is a coin flip under random play */
     uint32_t counts = SUIT_MASK(t->led) | (h->trump >= 0 ? SUIT_MASK(h->trump) : 0);
-    int power = CARD_POWER[ti][c] & -(int)((counts >> c) & 1);
+    int power = trick_power(ti, counts, c);
     int better = power > t->win_power;
     t->win_seat = better ? t->seat : t->win_seat;
     t->win_power = better ? power : t->win_power;

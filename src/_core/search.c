@@ -406,21 +406,112 @@ static inline uint32_t zero_group(int trump)
     return g;
 }
 
-static inline uint32_t present_cards(const Hand *h)
+/* The search's own position: copied, not made and unmade, and holding only
+   what the search reads. Cards are played by node_play (below). */
+typedef struct {
+    uint32_t hand[4];
+    uint32_t in_trick;   /* cards of the trick in progress */
+    int8_t seat, len, leader, led, win_seat, win_power, win_card, trick_pts, ntricks;
+    int16_t p0;          /* team 0's points in complete tricks */
+    int16_t rest;        /* points not yet in a complete trick, the last trick's 10 included */
+} Node;
+
+/* what stays fixed during a search */
+typedef struct {
+    Solver *S;
+    const Rules *rules;
+    int trump, ti;
+    uint32_t trumps;     /* the trump suit's cards (0 in Sun) */
+} Ctx;
+
+static void node_of(const Hand *h, int total, Node *n)
 {
-    uint32_t present = h->hand[0] | h->hand[1] | h->hand[2] | h->hand[3];
+    for (int s = 0; s < 4; s++)
+        n->hand[s] = h->hand[s];
+    n->in_trick = 0;
     for (int i = 0; i < h->trick_len; i++)
-        present |= BIT(h->trick[i]);
-    return present;
+        n->in_trick |= BIT(h->trick[i]);
+    n->seat = h->to_act;
+    n->len = h->trick_len;
+    n->leader = h->leader;
+    n->led = h->trick_len ? SUIT_OF(h->trick[0]) : 0;
+    n->win_seat = h->win_seat;
+    n->win_power = h->win_power;
+    n->win_card = h->trick_len ? h->trick[(h->win_seat - h->leader) & 3] : 0;
+    n->trick_pts = h->trick_len ? h->trick_points : 0;
+    n->ntricks = h->ntricks;
+    n->p0 = h->card_points[0];
+    n->rest = (int16_t)(total - h->card_points[0] - h->card_points[1]);
 }
 
-static uint32_t distinct_moves(const Hand *h, uint32_t legal)
+static void ctx_of(Solver *S, const Hand *h, Ctx *X)
 {
-    uint32_t g = zero_group(h->trump);
+    X->S = S;
+    X->rules = &h->rules;
+    X->trump = h->trump;
+    X->ti = h->trump >= 0 ? h->trump : 4;
+    X->trumps = h->trump >= 0 ? SUIT_MASK(h->trump) : 0;
+}
+
+/* k = n after the seat to act plays c (k may be n) */
+static inline void node_play(const Ctx *X, const Node *n, int c, Node *k)
+{
+    int seat = n->seat, len = n->len;
+    if (k != n)
+        *k = *n;
+    k->hand[seat] &= ~BIT(c);
+    k->in_trick |= BIT(c);
+    if (len == 0) {
+        k->led = (int8_t)SUIT_OF(c);
+        k->leader = k->win_seat = (int8_t)seat;
+        k->win_power = CARD_POWER[X->ti][c];
+        k->win_card = (int8_t)c;
+        k->trick_pts = CARD_POINTS[X->ti][c];
+    } else {
+        int power = trick_power(X->ti, SUIT_MASK(k->led) | X->trumps, c);
+        if (power > k->win_power) {
+            k->win_seat = (int8_t)seat;
+            k->win_power = (int8_t)power;
+            k->win_card = (int8_t)c;
+        }
+        k->trick_pts = (int8_t)(k->trick_pts + CARD_POINTS[X->ti][c]);
+    }
+    k->seat = (int8_t)NEXT(seat);
+    k->len = (int8_t)(len + 1);
+    if (len == 3) { /* the trick to its winner, who leads next */
+        int w = k->win_seat, pts = k->trick_pts + (k->ntricks == NTRICKS - 1 ? 10 : 0);
+        if ((w & 1) == 0)
+            k->p0 = (int16_t)(k->p0 + pts);
+        k->rest = (int16_t)(k->rest - pts);
+        k->len = 0;
+        k->in_trick = 0;
+        k->trick_pts = 0;
+        k->leader = k->seat = (int8_t)w;
+        k->ntricks++;
+    }
+}
+
+static inline uint32_t node_legal(const Ctx *X, const Node *n)
+{
+    uint32_t hand = n->hand[n->seat];
+    if (n->len == 0)
+        return hand;
+    return follow_legal(X->rules, X->trump, hand, n->led, n->win_power, n->win_card,
+                        n->win_seat == ((n->seat + 2) & 3));
+}
+
+static inline uint32_t node_present(const Node *n)
+{
+    return n->hand[0] | n->hand[1] | n->hand[2] | n->hand[3] | n->in_trick;
+}
+
+static uint32_t distinct_moves(const Node *n, int trump, uint32_t legal)
+{
+    uint32_t g = zero_group(trump);
     uint32_t lz = legal & g;
     if (__builtin_popcount(lz) <= 1)
         return legal;
-    uint32_t p = present_cards(h) & g, red = 0;
+    uint32_t p = node_present(n) & g, red = 0;
     for (int s = 0; s < 4; s++)
         red |= (uint32_t)ZRED[(p >> (8 * s)) & 7][(lz >> (8 * s)) & 7] << (8 * s);
     return legal & ~red;
@@ -428,15 +519,13 @@ static uint32_t distinct_moves(const Hand *h, uint32_t legal)
 
 /* Order the moves: the table's best first, then cheap trick winners, then
  * the rest by points (highest first when the mover's side wins the trick). */
-static int order_moves(const Hand *h, uint32_t moves, int best, int8_t *out)
+static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int best, int8_t *out)
 {
-    int n = 0, keys[8];
-    int seat = h->to_act;
-    int trump = h->trump;
-    int ti = trump >= 0 ? trump : 4;
-    int ours = h->trick_len > 0 && ((h->win_seat ^ seat) & 1) == 0;
-    int led = h->trick_len ? SUIT_OF(h->trick[0]) : -1;
-    uint32_t others = (h->hand[0] | h->hand[1] | h->hand[2] | h->hand[3]) & ~h->hand[seat];
+    int count = 0, keys[8];
+    int seat = n->seat, trump = X->trump, ti = X->ti;
+    int ours = n->len > 0 && ((n->win_seat ^ seat) & 1) == 0;
+    uint32_t others = (n->hand[0] | n->hand[1] | n->hand[2] | n->hand[3]) & ~n->hand[seat];
+    uint32_t counts = SUIT_MASK(n->led) | X->trumps;
     while (moves) {
         int c = __builtin_ctz(moves);
         moves &= moves - 1;
@@ -445,21 +534,20 @@ static int order_moves(const Hand *h, uint32_t moves, int best, int8_t *out)
         int key;
         if (c == best) {
             key = 1 << 20;
-        } else if (h->trick_len == 0) {
+        } else if (n->len == 0) {
             /* lead a master (nobody holds a stronger card of its suit) */
             int stronger = (others & STRONGER[ti][c]) != 0;
             key = stronger ? 100 - power * 4 - pts : 1000 + pts * 4 + power;
         } else {
-            int s = SUIT_OF(c);
-            int p = (s == trump || s == led) ? power : 0;
+            int p = trick_power(ti, counts, c);
             if (ours)
-                key = 500 + pts * 8 - (s == trump) * 64;
-            else if (p > h->win_power)
-                key = 1000 - p * 8 + h->trick_points;
+                key = 500 + pts * 8 - (SUIT_OF(c) == trump) * 64;
+            else if (p > n->win_power)
+                key = 1000 - p * 8 + n->trick_pts;
             else
                 key = 200 - pts * 8 - power;
         }
-        int j = n++;
+        int j = count++;
         while (j > 0 && keys[j - 1] < key) {
             keys[j] = keys[j - 1];
             out[j] = out[j - 1];
@@ -468,7 +556,7 @@ static int order_moves(const Hand *h, uint32_t moves, int best, int8_t *out)
         keys[j] = key;
         out[j] = (int8_t)c;
     }
-    return n;
+    return count;
 }
 
 /* The entry of a position: one of a bucket of two (one cache line). A new
@@ -496,42 +584,48 @@ static inline TTEntry *tt_slot(Solver *s, uint64_t lo, uint64_t hi, int leader, 
     return n0 <= n1 ? &b[0] : &b[1];
 }
 
-/* Team 0's final points when every hand holds one card: the last trick is
-   forced (the play order still matters for who wins it). */
-static int last_trick(const Hand *h)
+/* Team 0's final points when every hand holds at most one card: the rest
+   of the hand is forced. */
+static int last_trick(const Ctx *X, const Node *n)
 {
-    int8_t cards[4];
-    for (int i = 0; i < 4; i++)
-        cards[i] = i < h->trick_len ? h->trick[i] : (int8_t)__builtin_ctz(h->hand[(h->leader + i) & 3]);
-    int trump = h->trump, ti = trump >= 0 ? trump : 4;
-    int led = SUIT_OF(cards[0]), best = -1, who = 0, pts = 10;
-    for (int i = 0; i < 4; i++) {
-        int s = SUIT_OF(cards[i]);
-        int p = (s == trump || s == led) ? CARD_POWER[ti][cards[i]] : 0;
-        if (p > best) {
-            best = p;
-            who = (h->leader + i) & 3;
-        }
-        pts += CARD_POINTS[ti][cards[i]];
-    }
-    return h->card_points[0] + ((who & 1) == 0 ? pts : 0);
+    Node k = *n;
+    while (k.ntricks < NTRICKS)
+        node_play(X, &k, __builtin_ctz(k.hand[k.seat]), &k);
+    return k.p0;
 }
 
 /* Transposition keys on relative ranks: the zero-point cards of a suit are
  * packed to its lowest ranks, so positions that differ only by which of
- * them were played share an entry. */
-static inline void canonical_hands(const Hand *h, uint32_t ch[4], uint8_t zp[4])
+ * them were played share an entry. The key is the four hands, two to a
+ * word; each suit's zero cards move the same way in every hand. */
+static inline void canonical_key(const Node *n, int trump, uint64_t key[2], uint8_t zp[4])
 {
-    uint32_t g = zero_group(h->trump);
-    uint32_t p = (h->hand[0] | h->hand[1] | h->hand[2] | h->hand[3]) & g;
-    for (int s = 0; s < 4; s++)
-        zp[s] = (uint8_t)((p >> (8 * s)) & 7);
-    for (int i = 0; i < 4; i++) {
-        uint32_t x = h->hand[i], c = x & ~g;
-        for (int s = 0; s < 4; s++)
-            c |= (uint32_t)ZCOMP[zp[s]][(x >> (8 * s)) & 7] << (8 * s);
-        ch[i] = c;
+    uint32_t g = zero_group(trump);
+    uint32_t p = (n->hand[0] | n->hand[1] | n->hand[2] | n->hand[3]) & g;
+    uint64_t lo = (uint64_t)n->hand[0] | (uint64_t)n->hand[1] << 32;
+    uint64_t hi = (uint64_t)n->hand[2] | (uint64_t)n->hand[3] << 32;
+    for (int s = 0; s < 4; s++) {
+        int z = (int)((p >> (8 * s)) & 7);
+        zp[s] = (uint8_t)z;
+        if (z == 0 || z == 1 || z == 3 || z == 7)
+            continue; /* already packed to the bottom */
+        /* the suit's zero cards in both halves (the trump 9 is not one) */
+        uint64_t f = (uint64_t)(g & SUIT_MASK(s)) * 0x100000001ull;
+        uint64_t b1 = 0x0000000200000002ull << (8 * s);
+        uint64_t zl = lo & f, zh = hi & f;
+        if (z == 5) { /* 7 and 9 present: the 9 moves down one */
+            zl = (zl & (b1 >> 1)) | ((zl >> 1) & b1);
+            zh = (zh & (b1 >> 1)) | ((zh >> 1) & b1);
+        } else { /* 8, 9 or 8 9 present: down one or two */
+            int shift = z == 4 ? 2 : 1;
+            zl >>= shift;
+            zh >>= shift;
+        }
+        lo = (lo & ~f) | zl;
+        hi = (hi & ~f) | zh;
     }
+    key[0] = lo;
+    key[1] = hi;
 }
 
 static inline int canon_card(int c, int trump, const uint8_t zp[4])
@@ -569,13 +663,13 @@ static inline int cash_masters(uint32_t m, uint32_t others, int ti, int cap, int
 /* Quick tricks: card points the leading side is sure to take by cashing
  * the leader's masters (cards no other hand can beat), trumps first, then
  * side suits while every other hand still holding a trump must follow. */
-static int quick_points(const Hand *h)
+static int quick_points(const Ctx *X, const Node *n)
 {
-    int L = h->leader, trump = h->trump, ti = trump >= 0 ? trump : 4;
-    uint32_t mine = h->hand[L];
+    int L = n->leader, trump = X->trump, ti = X->ti;
+    uint32_t mine = n->hand[L];
     uint32_t others = 0;
     for (int i = 1; i < 4; i++)
-        others |= h->hand[(L + i) & 3];
+        others |= n->hand[(L + i) & 3];
     int pts = 0;
     int ktrump = trump >= 0 ? cash_masters(mine & SUIT_MASK(trump), others, ti, 8, &pts) : 0;
     int tricks = ktrump;
@@ -586,7 +680,7 @@ static int quick_points(const Hand *h)
         int cap = 8;
         if (trump >= 0)
             for (int i = 1; i < 4; i++) {
-                uint32_t oh = h->hand[(L + i) & 3];
+                uint32_t oh = n->hand[(L + i) & 3];
                 if (__builtin_popcount(oh & SUIT_MASK(trump)) > ktrump) {
                     int len = __builtin_popcount(oh & SUIT_MASK(s));
                     if (len < cap)
@@ -595,22 +689,20 @@ static int quick_points(const Hand *h)
             }
         tricks += cash_masters(m, others, ti, cap, &pts);
     }
-    if (tricks >= NTRICKS - h->ntricks)
+    if (tricks >= NTRICKS - n->ntricks)
         pts += 10;
     return pts;
 }
 
 /* Fail-soft alpha-beta on team 0's final points, with the table holding
    bounds on team 0's future points at trick starts. */
-static int ab(Solver *S, Hand *h, int alpha, int beta, int total)
+static int ab(const Ctx *X, const Node *n, int alpha, int beta)
 {
+    Solver *S = X->S;
     S->nodes++;
-    int p0 = h->card_points[0];
-    int rest = total - p0 - h->card_points[1];
-    if (rest == 0 || h->ntricks == NTRICKS)
-        return p0;
-    if (h->ntricks == NTRICKS - 1)
-        return last_trick(h);
+    int p0 = n->p0, rest = n->rest;
+    if (n->ntricks >= NTRICKS - 1)
+        return last_trick(X, n);
     if (p0 >= beta)
         return p0;
     if (p0 + rest <= alpha)
@@ -619,13 +711,13 @@ static int ab(Solver *S, Hand *h, int alpha, int beta, int total)
     int best = -1;
     uint8_t zp[4];
     uint64_t lo = 0, hi = 0;
-    if (h->trick_len == 0) {
-        uint32_t ch[4];
-        canonical_hands(h, ch, zp);
-        lo = (uint64_t)ch[0] | (uint64_t)ch[1] << 32;
-        hi = (uint64_t)ch[2] | (uint64_t)ch[3] << 32;
+    if (n->len == 0) {
+        uint64_t key[2];
+        canonical_key(n, X->trump, key, zp);
+        lo = key[0];
+        hi = key[1];
         int found;
-        e = tt_slot(S, lo, hi, h->leader, &found);
+        e = tt_slot(S, lo, hi, n->leader, &found);
         if (found) {
             int l = p0 + e->lower, u = p0 + e->upper;
             if (l >= beta)
@@ -638,12 +730,12 @@ static int ab(Solver *S, Hand *h, int alpha, int beta, int total)
                 alpha = l;
             if (u < beta)
                 beta = u;
-            best = decanon(e->best, h->trump, zp);
+            best = decanon(e->best, X->trump, zp);
         } else {
             /* not in the table: the leading side's quick tricks bound the
                value from its side (after the probe: a hit is cheaper) */
-            int q = quick_points(h);
-            if ((h->leader & 1) == 0) {
+            int q = quick_points(X, n);
+            if ((n->leader & 1) == 0) {
                 if (p0 + q >= beta)
                     return p0 + q;
             } else if (p0 + rest - q <= alpha) {
@@ -652,22 +744,21 @@ static int ab(Solver *S, Hand *h, int alpha, int beta, int total)
             e->stamp = S->stamp;
             e->lo = lo;
             e->hi = hi;
-            e->leader = h->leader;
+            e->leader = n->leader;
             e->lower = 0;
             e->upper = (int16_t)rest;
             e->best = -1;
         }
     }
     int a0 = alpha, b0 = beta;
-    int maxing = (h->to_act & 1) == 0;
+    int maxing = (n->seat & 1) == 0;
     int8_t order[8];
-    int n = order_moves(h, distinct_moves(h, legal_cards(h)), best, order);
+    int count = order_moves(X, n, distinct_moves(n, X->trump, node_legal(X, n)), best, order);
     int value = maxing ? -1 : 1 << 20, chosen = -1;
-    for (int i = 0; i < n; i++) {
-        Undo u;
-        make_move(h, order[i], &u);
-        int v = ab(S, h, alpha, beta, total);
-        unmake_move(h, order[i], &u);
+    for (int i = 0; i < count; i++) {
+        Node k;
+        node_play(X, n, order[i], &k);
+        int v = ab(X, &k, alpha, beta);
         if (maxing) {
             if (v > value) {
                 value = v;
@@ -686,7 +777,7 @@ static int ab(Solver *S, Hand *h, int alpha, int beta, int total)
         if (alpha >= beta)
             break;
     }
-    if (e && e->stamp == S->stamp && e->lo == lo && e->hi == hi && e->leader == h->leader) {
+    if (e && e->stamp == S->stamp && e->lo == lo && e->hi == hi && e->leader == n->leader) {
         int f = value - p0;
         if (value <= a0) {
             if (f < e->upper)
@@ -698,43 +789,44 @@ static int ab(Solver *S, Hand *h, int alpha, int beta, int total)
             e->lower = e->upper = (int16_t)f;
         }
         if (chosen >= 0)
-            e->best = (int8_t)canon_card(chosen, h->trump, zp);
+            e->best = (int8_t)canon_card(chosen, X->trump, zp);
     }
     return value;
 }
 
-static void search_copy(const Hand *h, Hand *t)
+/* The root of a search: the position of h (declaring changes no card
+   points, so a hand waiting for declarations is searched as in play). */
+static void search_root(Solver *s, const Hand *h, Ctx *X, Node *n)
 {
-    *t = *h;
-    t->undecided = 0; /* declaring changes no card points */
-    if (t->phase == PHASE_DECLARE)
-        t->phase = PHASE_PLAY;
+    solver_bind(s, h);
+    ctx_of(s, h, X);
+    node_of(h, hand_total(h), n);
 }
 
 int solver_reaches(Solver *s, const Hand *h, int team, int target)
 {
-    Hand t;
-    search_copy(h, &t);
-    solver_bind(s, &t);
-    int total = hand_total(&t);
+    Ctx X;
+    Node n;
+    search_root(s, h, &X, &n);
+    int total = hand_total(h);
     /* a zero-window search on team 0's points answers the question */
     if (team == 0)
-        return ab(s, &t, target - 1, target, total) >= target;
+        return ab(&X, &n, target - 1, target) >= target;
     int cap = total - target; /* team 1 reaches target iff team 0 ends <= cap */
-    return ab(s, &t, cap, cap + 1, total) <= cap;
+    return ab(&X, &n, cap, cap + 1) <= cap;
 }
 
 /* Team 0's exact final points: zero-window searches halving the range the
    value may lie in (fail-soft results narrow it further). With the table
    keeping the bounds between them, they visit fewer nodes than one search
    with the full window. */
-static int ab_exact(Solver *S, Hand *h, int total)
+static int ab_exact(const Ctx *X, const Node *n)
 {
-    int lo = h->card_points[0];
-    int hi = total - h->card_points[1];
+    int lo = n->p0;
+    int hi = n->p0 + n->rest;
     while (lo < hi) {
         int mid = lo + (hi - lo + 1) / 2;
-        int v = ab(S, h, mid - 1, mid, total);
+        int v = ab(X, n, mid - 1, mid);
         if (v >= mid)
             lo = v < hi ? v : hi;
         else
@@ -745,37 +837,33 @@ static int ab_exact(Solver *S, Hand *h, int total)
 
 int solver_value(Solver *s, const Hand *h)
 {
-    Hand t;
-    search_copy(h, &t);
-    solver_bind(s, &t);
-    int T = t.to_act & 1;
-    int total = hand_total(&t);
-    int v0 = ab_exact(s, &t, total);
-    return T == 0 ? v0 : total - v0;
+    Ctx X;
+    Node n;
+    search_root(s, h, &X, &n);
+    int v0 = ab_exact(&X, &n);
+    return (n.seat & 1) == 0 ? v0 : hand_total(h) - v0;
 }
 
 uint32_t solver_moves(Solver *s, const Hand *h, int16_t values[NCARDS])
 {
-    Hand t;
-    search_copy(h, &t);
-    solver_bind(s, &t);
-    int T = t.to_act & 1;
-    uint32_t legal = legal_cards(&t);
-    uint32_t distinct = distinct_moves(&t, legal);
-    int total = hand_total(&t);
+    Ctx X;
+    Node n;
+    search_root(s, h, &X, &n);
+    int T = n.seat & 1, total = hand_total(h);
+    uint32_t legal = node_legal(&X, &n);
+    uint32_t distinct = distinct_moves(&n, X.trump, legal);
     for (uint32_t m = distinct; m; m &= m - 1) {
         int c = __builtin_ctz(m);
-        Undo u;
-        make_move(&t, c, &u);
-        int v0 = t.phase == PHASE_DONE ? t.card_points[0] : ab_exact(s, &t, total);
+        Node k;
+        node_play(&X, &n, c, &k);
+        int v0 = k.ntricks == NTRICKS ? k.p0 : ab_exact(&X, &k);
         values[c] = (int16_t)(T == 0 ? v0 : total - v0);
-        unmake_move(&t, c, &u);
     }
     /* an equivalent card has the value of the one kept for it */
+    uint32_t present = node_present(&n);
     for (uint32_t m = legal & ~distinct; m; m &= m - 1) {
         int c = __builtin_ctz(m);
-        int s_ = SUIT_OF(c), tr = s_ == t.trump;
-        uint32_t present = present_cards(&t);
+        int s_ = SUIT_OF(c), tr = s_ == X.trump;
         /* walk down the trick order to the kept card of its run */
         int k = 0;
         while (ORDER[tr][k] != RANK_OF(c))
@@ -791,6 +879,14 @@ uint32_t solver_moves(Solver *s, const Hand *h, int16_t values[NCARDS])
         }
     }
     return legal;
+}
+
+static void search_copy(const Hand *h, Hand *t)
+{
+    *t = *h;
+    t->undecided = 0; /* declaring changes no card points */
+    if (t->phase == PHASE_DECLARE)
+        t->phase = PHASE_PLAY;
 }
 
 static int bruteforce(Hand *h, int T, int total)
