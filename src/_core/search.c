@@ -753,7 +753,15 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
     int a0 = alpha, b0 = beta;
     int maxing = (n->seat & 1) == 0;
     int8_t order[8];
-    int count = order_moves(X, n, distinct_moves(n, X->trump, node_legal(X, n)), best, order);
+    int count = 0;
+    uint32_t legal = node_legal(X, n);
+    if (n->ntricks >= NTRICKS - 3 && n->len > 0) {
+        /* a follower in the last three tricks: ordering costs more than it saves */
+        for (; legal; legal &= legal - 1)
+            order[count++] = (int8_t)__builtin_ctz(legal);
+    } else {
+        count = order_moves(X, n, distinct_moves(n, X->trump, legal), best, order);
+    }
     int value = maxing ? -1 : 1 << 20, chosen = -1;
     for (int i = 0; i < count; i++) {
         Node k;
