@@ -195,7 +195,7 @@ _FACTORIES: Dict[str, Callable[[int], Bot]] = {
     "random": lambda seed: RandomBot(seed),
     "easy": lambda seed: GreedyBot(seed),
     "medium": lambda seed: MonteCarloBot(300, 3, 20, seed, "medium"),
-    "hard": lambda seed: MonteCarloBot(3000, 6, 40, seed, "hard"),
+    "hard": lambda seed: MonteCarloBot(3000, 7, 40, seed, "hard"),
     "cheat": lambda seed: CheatBot(seed),
     "pimc": lambda seed: PIMCBot(20, 300, seed),
     "ismcts": lambda seed: ISMCTSBot(20_000, None, 300, seed),
