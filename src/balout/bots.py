@@ -15,10 +15,10 @@ Levels (budgets per decision on one core of the reference machine):
   followed by greedy play to the end (auction and doubling included: the
   candidate bids are evaluated by simulation); double-dummy (PIMC) over 20
   worlds once 3 tricks or fewer remain.
-- ``hard``: the same with 3,000 worlds, and PIMC over 40 worlds once 6
-  tricks or fewer remain (after the first two tricks the double-dummy
-  solver is fast enough, and PIMC plays clearly better than greedy
-  rollouts).
+- ``hard``: the same with 3,000 worlds, and PIMC over 40 worlds once 7
+  tricks or fewer remain, i.e. from the second trick (after the first
+  trick the double-dummy solver is fast enough, and PIMC plays clearly
+  better than greedy rollouts).
 - ``cheat``: sees every card: double-dummy play, bids evaluated on the real
   deal. Only to measure the ceiling.
 
