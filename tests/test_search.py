@@ -713,6 +713,130 @@ def test_pimc_sums_equal_solver_values_over_the_sampled_worlds():
         assert (sums == expect).all(), (variant, kind)
 
 
+# ------------------------------------------- the auction: stock and inference
+
+GREEDY = 1
+
+
+def auction_deck(hands5, offer: int, dealer: int) -> list:
+    """A deck dealing the 5-card hands ``hands5`` (masks) and the offer."""
+    cards = [[c for c in range(32) if m >> c & 1] for m in hands5]
+    order = [(dealer + i) % 4 for i in range(1, 5)]
+    deck = [c for s in order for c in cards[s][:3]] + [c for s in order for c in cards[s][3:5]]
+    deck.append(offer)
+    deck += [c for c in range(32) if c not in deck]
+    return deck
+
+
+def passes_to(seat_to_act: int, seed0: int = 0) -> State:
+    """A balout auction (dealer 0, offer not a J) where every seat before
+    ``seat_to_act`` passed."""
+    for seed in range(seed0, seed0 + 50):
+        s = State("balout", seed=seed)
+        if Card(s.offer_id).rank != "J":
+            break
+    while s.to_act != seat_to_act:
+        s.apply_action("pass")
+    return s
+
+
+def test_the_auction_information_set_hides_the_stock():
+    """Before the deal is complete a seat has seen its five cards and the
+    offer: the other 26 are anywhere, 15 in hands and 11 in the stock."""
+    s = passes_to(3, seed0=10)
+    info = information_set(s, 3)
+    own = s.hand_masks[3]
+    assert int(info.own) == own
+    assert int(info.unseen) == 0xFFFFFFFF & ~own & ~(1 << s.offer_id)
+    assert info.stock == 11 and info.count == (5, 5, 5, 5)
+    sp = Sampler(s, 3)
+    assert sp.count == math.comb(26, 5) * math.comb(21, 5) * math.comb(16, 5)
+    rows = sp.hands(20000, 4).astype(np.int64)
+    dealt = sum(s.hand_masks[p] for p in range(3))
+    stock = int(info.unseen) & ~dealt
+    assert all(popcount(int(r[p])) == 5 for r in rows[:200] for p in range(4))
+    assert (rows[:, 3] == own).all()
+    assert ((rows[:, 0] | rows[:, 1] | rows[:, 2]) & ~int(info.unseen) == 0).all()
+    # the real split leaks nowhere: stock cards reach the hands as often as dealt ones
+    for p in range(3):
+        freq = [float(((rows[:, p] >> c) & 1).mean()) for c in range(32) if int(info.unseen) >> c & 1]
+        assert max(abs(f - 5 / 26) for f in freq) < 0.02, p
+    in_stock = [float(((rows[:, 0] >> c) & 1).mean()) for c in range(32) if stock >> c & 1]
+    assert len(in_stock) == 11 and min(in_stock) > 0.15
+
+
+def test_bid_weight_one_is_the_uniform_sampler():
+    s = position("belote", 5, 20)
+    sp = Sampler(s, s.to_act)
+    assert (sp.hands(300, 8) == sp.hands(300, 8, 1.0)).all()
+    assert (sp.hands(300, 8, 0.5) != sp.hands(300, 8)).any()
+    check_worlds(s, s.to_act, sp.hands(300, 8, 0.0))
+
+
+def greedy_explains(s: State, observer: int, row) -> bool:
+    """Would the greedy bidder have made every bid of s's auction, other
+    than the observer's, holding the world ``row`` (5-card hands)?"""
+    world = State(s.variant, deck=auction_deck(row, s.offer_id, s.dealer), dealer=s.dealer)
+    for phase, seat, a in s.history():
+        if phase != "auction":
+            break
+        if seat != observer and _core.policy_action(world, GREEDY, 0) != a:
+            return False
+        world.apply_action(a)
+    return True
+
+
+def test_bid_weight_zero_keeps_only_worlds_that_explain_the_bids():
+    s = passes_to(3, seed0=20)                     # seats 1 and 2 passed
+    sp = Sampler(s, 3)
+    weighted = sp.hands(300, 2, 0.0)
+    assert all(greedy_explains(s, 3, r) for r in weighted)
+    uniform = sp.hands(300, 2)
+    assert not all(greedy_explains(s, 3, r) for r in uniform)   # the check can fail
+
+
+def test_a_voluntary_take_draws_the_trump_honours_to_the_taker():
+    """After a round-1 take that was not forced, the taker holds the J or 9
+    of trump in far more of the weighted worlds than of the uniform ones."""
+    seen = 0
+    for seed in range(200):
+        s = State("balout", seed=seed)
+        if Card(s.offer_id).rank == "J":
+            continue
+        while s.phase == "auction":
+            s.apply_action(_core.policy_action(s, GREEDY, 0))
+        if s.bidder < 0 or s.trump_id != Card(s.offer_id).suit_index:
+            continue
+        while s.phase != "play":
+            s.apply_action(s.legal_actions()[0])
+        observer = s.bidder ^ 1
+        honours = sum(1 << int(Card(r + s.trump)) for r in "J9") & ~s.hand_masks[observer] & ~(1 << s.offer_id)
+        if not honours:
+            continue
+        sp = Sampler(s, observer)
+        share = [float(((sp.hands(2000, 3, w)[:, s.bidder].astype(np.int64) & honours) != 0).mean())
+                 for w in (1.0, 0.0)]
+        assert share[1] > share[0] + 0.15, (seed, share)
+        seen += 1
+        if seen == 5:
+            break
+    assert seen == 5
+
+
+def test_bad_bid_weight():
+    s = position("balout", 3, 20)
+    for bad in (-0.1, 1.5, float("nan"), "0.5", None, True):
+        with pytest.raises(BaloutError, match="bid_weight"):
+            Sampler(s, 0).hands(5, 1, bad)
+    for bad in (-0.1, 1.01, float("nan")):
+        with pytest.raises(ValueError, match="bid_weight"):
+            _core.mc_evaluate(s, 5, GREEDY, 1, bad)
+        with pytest.raises(ValueError, match="bid_weight"):
+            _core.DoubleDummy().pimc(s, 3, 1, bad)
+    with pytest.raises(ValueError, match="worlds"):
+        _core.DoubleDummy().pimc(s, 0, 1)
+
+
 # ------------------------------------------------------------------- solver
 
 def _endings():

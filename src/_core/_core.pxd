@@ -150,6 +150,7 @@ cdef extern from "search.h" nogil:
         uint32_t own
         uint32_t unseen
         int8_t count[4]
+        int8_t stock
         uint32_t known[4]
         uint32_t forbidden[4]
         uint8_t decl_shown
@@ -173,7 +174,10 @@ cdef extern from "search.h" nogil:
     int solver_value(Solver *s, const Hand *h)
     uint32_t solver_moves(Solver *s, const Hand *h, int16_t values[32])
     int solver_bruteforce(const Hand *h)
-    uint64_t evaluate_actions(const Hand *h, int worlds, int policy, Rng *g, double means[50])
+    int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, double bid_weight,
+                             Hand *out)
+    uint64_t evaluate_actions(const Hand *h, int worlds, int policy, Rng *g, double bid_weight,
+                              double means[50])
 
 
 cdef class HandState:

@@ -486,7 +486,7 @@ def information_set(HandState state, int seat):
         raise ValueError("seat must be 0..3")
     infoset_build(&state.h, seat, &info)
     return {"seat": seat, "own": info.own, "unseen": info.unseen,
-            "count": tuple(info.count[s] for s in range(4)),
+            "count": tuple(info.count[s] for s in range(4)), "stock": info.stock,
             "known": tuple(info.known[s] for s in range(4)),
             "forbidden": tuple(info.forbidden[s] for s in range(4)),
             "declared": {s: info.decl_cards[s] for s in range(4) if info.decl_shown >> s & 1}}
@@ -518,20 +518,29 @@ cdef class WorldSampler:
         """Number of consistent deals (a float: it can exceed 2**53 only in theory)."""
         return self.sp.total
 
-    def draw(self, Py_ssize_t n, uint64_t seed):
-        """n worlds as an (n, 4) uint32 array of hand masks."""
+    def draw(self, Py_ssize_t n, uint64_t seed, double bid_weight=1.0):
+        """n worlds as an (n, 4) uint32 array of hand masks; bid_weight < 1
+        weighs them by the auction (see mc_evaluate)."""
         import numpy as np
         if self.sp.total <= 0:
             from balout.errors import BaloutError
             raise BaloutError("no deal is consistent with this information set")
+        _check_worlds(1, bid_weight)
         out = np.zeros((n, 4), np.uint32)
         cdef uint32_t[:, ::1] o = out
         cdef Rng g
         cdef Py_ssize_t i
+        cdef int s
         cdef uint32_t hands[4]
+        cdef Hand world
         rng_seed(&g, seed)
         with nogil:
             for i in range(n):
+                if bid_weight < 1.0:
+                    determinize_weighted(&self.base.h, self.seat, self.sp, &g, bid_weight, &world)
+                    for s in range(4):
+                        o[i, s] = world.hand[s]
+                    continue
                 sampler_draw(self.sp, &g, hands)
                 o[i, 0] = hands[0]
                 o[i, 1] = hands[1]
@@ -590,9 +599,10 @@ cdef class DoubleDummy:
             r = solver_reaches(&self.s, &state.h, team, target)
         return bool(r)
 
-    def pimc(self, HandState state, int worlds, uint64_t seed):
+    def pimc(self, HandState state, int worlds, uint64_t seed, double bid_weight=1.0):
         """Sum over `worlds` sampled deals (from the view of the seat to act)
-        of each legal card's double-dummy value: (legal mask, sums[32], worlds)."""
+        of each legal card's double-dummy value: (legal mask, sums[32], worlds).
+        bid_weight < 1 weighs the deals by the auction (see mc_evaluate)."""
         import numpy as np
         cdef Sampler *sp
         cdef InfoSet info
@@ -602,6 +612,7 @@ cdef class DoubleDummy:
         cdef uint32_t legal = 0
         cdef int w, c
         _check_play(state)
+        _check_worlds(worlds, bid_weight)
         sums = np.zeros(32, np.float64)
         cdef double[::1] acc = sums
         sp = <Sampler *>malloc(sizeof(Sampler))
@@ -615,7 +626,7 @@ cdef class DoubleDummy:
             rng_seed(&g, seed)
             with nogil:
                 for w in range(worlds):
-                    sampler_world(sp, &g, &state.h, &world)
+                    determinize_weighted(&state.h, state.h.to_act, sp, &g, bid_weight, &world)
                     legal = solver_moves(&self.s, &world, values)
                     for c in range(32):
                         if legal >> c & 1:
@@ -625,23 +636,33 @@ cdef class DoubleDummy:
         return legal, sums, worlds
 
 
-def mc_evaluate(HandState state, int worlds, int policy, uint64_t seed):
+def _check_worlds(int worlds, double bid_weight):
+    if worlds < 1:
+        raise ValueError(f"worlds must be at least 1, got {worlds}")
+    if not 0.0 <= bid_weight <= 1.0:
+        raise ValueError(f"bid_weight must be in 0..1, got {bid_weight!r}")
+
+
+def mc_evaluate(HandState state, int worlds, int policy, uint64_t seed, double bid_weight=1.0):
     """Flat Monte Carlo from the view of the seat to act: {action: mean of its
     team's hand score minus the other's} over `worlds` determinizations, each
-    action followed by native `policy` play to the end (same worlds for all)."""
+    action followed by native `policy` play to the end (same worlds for all).
+
+    bid_weight (0..1) weighs the worlds by the auction: a world counts
+    bid_weight times less for every bid of another seat that the greedy
+    bidder would not have made with its cards (1: uniform worlds)."""
     cdef double means[50]
     cdef uint64_t legal
     cdef Rng g
     if state.h.phase == PHASE_DONE:
         from balout.errors import BaloutError
         raise BaloutError("the hand is over")
-    if worlds < 1:
-        raise ValueError("worlds must be at least 1")
+    _check_worlds(worlds, bid_weight)
     if not 0 <= policy < NUM_POLICIES:
         raise ValueError(f"policy ids are 0..{NUM_POLICIES - 1}")
     rng_seed(&g, seed)
     with nogil:
-        legal = evaluate_actions(&state.h, worlds, policy, &g, means)
+        legal = evaluate_actions(&state.h, worlds, policy, &g, bid_weight, means)
     return {a: means[a] for a in range(50) if legal >> a & 1}
 
 

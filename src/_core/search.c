@@ -40,8 +40,13 @@ void infoset_build(const Hand *h, int seat, InfoSet *info)
     info->unseen = in_hands & ~h->hand[seat];
     for (int s = 0; s < 4; s++)
         info->count[s] = (int8_t)__builtin_popcount(h->hand[s]);
-    if (h->bidder < 0)
-        return; /* auction: nothing is known of the hidden cards yet */
+    if (h->bidder < 0) {
+        /* the auction: the seat has seen its five cards and the offer, no
+           more; the other cards may be in any hand or still in the stock */
+        info->unseen = ~(h->hand[seat] | BIT(h->offer));
+        info->stock = (int8_t)(__builtin_popcount(info->unseen) - __builtin_popcount(in_hands & ~h->hand[seat]));
+        return;
+    }
 
     /* the offer went to a known seat */
     if (h->receiver >= 0 && h->receiver != seat && (in_hands & BIT(h->offer)))
@@ -127,9 +132,19 @@ double sampler_init(Sampler *sp, const InfoSet *info)
         sp->allowed[sp->nfree] = allowed;
         sp->nfree++;
     }
-    if (sp->need[0] + sp->need[1] + sp->need[2] != sp->nfree)
+    if (sp->need[0] + sp->need[1] + sp->need[2] + info->stock != sp->nfree)
         ok = 0;
     int n = sp->nfree;
+    if (info->stock > 0) {
+        /* the auction: nothing is known, any split of the unseen cards
+           between the three hands and the stock */
+        double total = 1.0;
+        for (int i = 0, left = n; i < 3; left -= sp->need[i], i++)
+            for (int j = 0; j < sp->need[i]; j++)
+                total = total * (left - j) / (j + 1);
+        sp->total = ok ? total : 0.0;
+        return sp->total;
+    }
     memset(sp->ways[n], 0, sizeof sp->ways[n]);
     sp->ways[n][0][0] = 1.0;
     for (int i = n - 1; i >= 0; i--) {
@@ -185,6 +200,19 @@ static void sampler_draw_once(const Sampler *sp, Rng *g, uint32_t hands[NSEATS])
     for (int s = 0; s < 4; s++)
         hands[s] = info->known[s];
     hands[info->seat] = info->own;
+    if (info->stock > 0) { /* the auction: a uniform split, the rest stays in the stock */
+        int8_t cards[NCARDS];
+        memcpy(cards, sp->free_cards, (size_t)sp->nfree);
+        for (int i = 0, k = 0; i < 3; i++)
+            for (int j = 0; j < sp->need[i]; j++, k++) {
+                int r = k + (int)rng_below(g, (uint32_t)(sp->nfree - k));
+                int8_t t = cards[k];
+                cards[k] = cards[r];
+                cards[r] = t;
+                hands[sp->others[i]] |= BIT(cards[k]);
+            }
+        return;
+    }
     int a = sp->need[0], b = sp->need[1];
     for (int i = 0; i < sp->nfree; i++) {
         int c = sp->nfree - i - a - b;
@@ -957,7 +985,83 @@ int determinize(const Hand *h, int seat, const Sampler *sp, Rng *g, Hand *out)
     return 1;
 }
 
-uint64_t evaluate_actions(const Hand *h, int worlds, int policy, Rng *g, double means[NUM_ACTIONS])
+/* ---------------------------------------------------- auction inference */
+
+/* A random k-subset of the cards of m. */
+static uint32_t random_subset(uint32_t m, int k, Rng *g)
+{
+    int8_t cards[NCARDS];
+    int n = 0;
+    for (; m; m &= m - 1)
+        cards[n++] = (int8_t)__builtin_ctz(m);
+    uint32_t out = 0;
+    for (int i = 0; i < k && i < n; i++) {
+        int j = i + (int)rng_below(g, (uint32_t)(n - i));
+        int8_t t = cards[i];
+        cards[i] = cards[j];
+        cards[j] = t;
+        out |= BIT(cards[i]);
+    }
+    return out;
+}
+
+/* Bids of the auction of h, by seats other than `seat`, that the greedy
+ * bidder (the `easy` bot) would not have made holding the world w's cards.
+ * Each seat bid on its first five cards; once the deal is complete they
+ * are five of its eight (the offer, dealt later, excluded), which of them
+ * unknown: a uniform choice, as the deal makes it. Reads h only for the
+ * public auction and the offer. */
+int auction_mismatches(const Hand *h, int seat, const Hand *w, Rng *g)
+{
+    Hand t = *h;
+    hand_reset(&t);
+    for (int s = 0; s < 4; s++) {
+        uint32_t cards = w->hand[s] | w->played_by[s];
+        if (w->bidder >= 0) {
+            if (s == w->receiver)
+                cards &= ~BIT(w->offer);
+            cards = random_subset(cards, 5, g);
+        }
+        t.hand[s] = cards;
+    }
+    int miss = 0;
+    for (int i = 0; i < h->nactions && t.phase == PHASE_AUCTION; i++) {
+        int a = h->actions[i];
+        if (t.to_act != seat && greedy_bid(&t, hand_legal(&t)) != a)
+            miss++;
+        hand_step(&t, a);
+    }
+    return miss;
+}
+
+int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, double bid_weight, Hand *out)
+{
+    if (bid_weight >= 1.0)
+        return determinize(h, seat, sp, g, out);
+    Hand best;
+    int best_miss = 1 << 30;
+    for (int k = 0; k < INFER_TRIES; k++) {
+        if (!determinize(h, seat, sp, g, out))
+            return 0;
+        int miss = auction_mismatches(h, seat, out, g);
+        if (miss == 0)
+            return 1;
+        double keep = 1.0;
+        for (int i = 0; i < miss; i++)
+            keep *= bid_weight;
+        if (uniform01(g) < keep)
+            return 1;
+        if (miss < best_miss) {
+            best_miss = miss;
+            best = *out;
+        }
+    }
+    *out = best;
+    return 1;
+}
+
+uint64_t evaluate_actions(const Hand *h, int worlds, int policy, Rng *g, double bid_weight,
+                          double means[NUM_ACTIONS])
 {
     int seat = h->to_act, team = seat & 1;
     uint64_t legal = hand_legal(h);
@@ -979,7 +1083,7 @@ uint64_t evaluate_actions(const Hand *h, int worlds, int policy, Rng *g, double 
     }
     Hand world, w;
     for (int k = 0; k < worlds; k++) {
-        if (!determinize(h, seat, sp, g, &world))
+        if (!determinize_weighted(h, seat, sp, g, bid_weight, &world))
             break;
         uint64_t seed = rng_next(g); /* the same playout stream for every action */
         for (uint64_t m = legal; m; m &= m - 1) {

@@ -13,8 +13,9 @@
 typedef struct {
     int8_t seat;                 /* the observer */
     uint32_t own;                /* its current hand */
-    uint32_t unseen;             /* cards in the other three hands */
+    uint32_t unseen;             /* cards in the other three hands, and in the stock */
     int8_t count[NSEATS];        /* cards each seat holds now */
+    int8_t stock;                /* unseen cards still in the stock (the auction), 0 after */
     uint32_t known[NSEATS];      /* cards known to be in a seat's hand */
     uint32_t forbidden[NSEATS];  /* cards a seat cannot hold (voids, no trump, no higher trump) */
     /* Shown declarations (after the first trick): a seat in `decl_shown`
@@ -109,10 +110,22 @@ int solver_bruteforce(const Hand *h);
  * auction; otherwise it is a Sampler prepared for seat. */
 int determinize(const Hand *h, int seat, const Sampler *sp, Rng *g, Hand *out);
 
+/* Auction inference. A world's weight is multiplied by bid_weight (0..1)
+ * for every bid of another seat that the model of the bidders, the greedy
+ * bidder, would not have made with that world's cards: 1 is the uniform
+ * sampler, 0 keeps only worlds that explain every bid. Worlds are drawn by
+ * rejection; after INFER_TRIES draws the one that explains most bids is
+ * kept, which bounds the time when the model explains the auction badly. */
+#define INFER_TRIES 256
+int auction_mismatches(const Hand *h, int seat, const Hand *world, Rng *g);
+int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, double bid_weight, Hand *out);
+
 /* Flat Monte Carlo: for each legal action of the seat to act, the mean over
- * `worlds` determinizations (the same worlds for every action) of its team's
- * hand score minus the other team's, after the action and `policy` play to
- * the end. means[a] for each legal action a; returns the legal mask. */
-uint64_t evaluate_actions(const Hand *h, int worlds, int policy, Rng *g, double means[NUM_ACTIONS]);
+ * `worlds` determinizations (the same worlds for every action, weighted by
+ * the auction with bid_weight) of its team's hand score minus the other
+ * team's, after the action and `policy` play to the end. means[a] for each
+ * legal action a; returns the legal mask. */
+uint64_t evaluate_actions(const Hand *h, int worlds, int policy, Rng *g, double bid_weight,
+                          double means[NUM_ACTIONS]);
 
 #endif

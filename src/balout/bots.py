@@ -96,9 +96,12 @@ class MonteCarloBot:
     the endgame."""
 
     def __init__(self, worlds: int = 200, endgame_tricks: int = 3, endgame_worlds: int = 20,
-                 seed: int = 0, name: str = "montecarlo") -> None:
+                 seed: int = 0, name: str = "montecarlo", bid_weight: float = 1.0) -> None:
         if worlds < 1 or endgame_worlds < 1 or not 0 <= endgame_tricks <= 8:
             raise OptionError("worlds and endgame_worlds must be >= 1, endgame_tricks 0..8")
+        if not 0.0 <= bid_weight <= 1.0:
+            raise OptionError(f"bid_weight must be from 0 to 1, got {bid_weight!r}")
+        self.bid_weight = float(bid_weight)
         self.worlds = worlds
         self.endgame_tricks = endgame_tricks
         self.endgame_worlds = endgame_worlds
@@ -114,9 +117,9 @@ class MonteCarloBot:
         if state.phase == "play" and 8 - state.tricks_played <= self.endgame_tricks:
             if self._solver is None:
                 self._solver = _core.DoubleDummy(16)
-            mask, sums, _ = self._solver.pimc(state, self.endgame_worlds, seed)
+            mask, sums, _ = self._solver.pimc(state, self.endgame_worlds, seed, self.bid_weight)
             return _best({c: sums[c] for c in legal})
-        return _best(_core.mc_evaluate(state, self.worlds, GREEDY, seed))
+        return _best(_core.mc_evaluate(state, self.worlds, GREEDY, seed, self.bid_weight))
 
 
 class PIMCBot:

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _core
 from .cards import Card, CardSet, card_name
-from .errors import BaloutError
+from .errors import BaloutError, OptionError
 from .state import State, _check_int
 
 __all__ = ["InformationSet", "information_set", "Sampler", "Solver", "solve"]
@@ -24,7 +24,9 @@ __all__ = ["InformationSet", "information_set", "Sampler", "Solver", "solve"]
 class InformationSet:
     """What one seat knows about the hidden cards.
 
-    ``known[s]``: cards seat s surely holds (the offer it received, shown
+    ``unseen``: the cards the seat has not seen, in the other hands or,
+    during the auction, still in the stock (``stock`` of them: the
+    ``unseen`` cards that nobody holds yet). ``known[s]``: cards seat s surely holds (the offer it received, shown
     declarations, the other half of an announced belote); ``forbidden[s]``:
     cards it cannot hold (voids, no trump, no higher trump, shown by its
     plays); ``count[s]``: how many cards it holds. ``declarations[s]``, once
@@ -41,6 +43,7 @@ class InformationSet:
     known: Tuple[CardSet, ...]
     forbidden: Tuple[CardSet, ...]
     declarations: Tuple[Optional[CardSet], ...] = (None, None, None, None)
+    stock: int = 0
 
     def allows(self, seat: int, card) -> bool:
         """May ``seat`` hold ``card``, as far as the observer knows?"""
@@ -59,7 +62,7 @@ def information_set(state: State, seat: int) -> InformationSet:
                           d["count"], tuple(CardSet.from_mask(m) for m in d["known"]),
                           tuple(CardSet.from_mask(m) for m in d["forbidden"]),
                           tuple(CardSet.from_mask(d["declared"][s]) if s in d["declared"] else None
-                                for s in range(4)))
+                                for s in range(4)), d["stock"])
 
 
 class Sampler:
@@ -71,7 +74,9 @@ class Sampler:
     that would declare otherwise than the seats did is drawn again, which
     keeps the draw uniform over the deals that remain (after 4,096 redraws
     in a row the last one is kept: the real deal always passes, so only a
-    contrived position could get there)."""
+    contrived position could get there). During the auction the other hands
+    are any split of the cards the seat has not seen, the rest of them still
+    in the stock."""
 
     def __init__(self, state: State, seat: int) -> None:
         self.state = state
@@ -84,14 +89,26 @@ class Sampler:
         (before the declaration check, which may exclude some)."""
         return self._native.count
 
-    def hands(self, n: int, seed: int) -> np.ndarray:
-        """``n`` worlds as an (n, 4) array of hand masks."""
-        n = _check_int("n", n, 0, 1 << 30)
-        return self._native.draw(n, int(seed) & 0xFFFFFFFFFFFFFFFF)
+    def hands(self, n: int, seed: int, bid_weight: float = 1.0) -> np.ndarray:
+        """``n`` worlds as an (n, 4) array of hand masks.
 
-    def worlds(self, n: int, seed: int) -> List[State]:
+        ``bid_weight`` below 1 weighs the deals by the auction instead of
+        dealing uniformly: a deal counts ``bid_weight`` times less for each
+        bid of another seat that the greedy bidder (the ``easy`` bot) would
+        not have made with that deal's cards; 0 keeps only deals that
+        explain every bid (when there are any among 256 draws)."""
+        n = _check_int("n", n, 0, 1 << 30)
+        return self._native.draw(n, int(seed) & 0xFFFFFFFFFFFFFFFF, _check_weight(bid_weight))
+
+    def worlds(self, n: int, seed: int, bid_weight: float = 1.0) -> List[State]:
         """``n`` copies of the state with the hidden hands dealt at random."""
-        return [self.state.with_hands(row) for row in self.hands(n, seed)]
+        return [self.state.with_hands(row) for row in self.hands(n, seed, bid_weight)]
+
+
+def _check_weight(w) -> float:
+    if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0.0 <= w <= 1.0:
+        raise OptionError(f"bid_weight must be a number from 0 to 1, got {w!r}")
+    return float(w)
 
 
 class Solver:
