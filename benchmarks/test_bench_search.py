@@ -117,6 +117,29 @@ def test_sampler_worlds_per_second(benchmark, rate, full, say, mid_hand_states, 
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+def test_sampler_weighted_by_the_auction(benchmark, rate, full, say, mid_hand_states, variant):
+    """Sampler.hands(n, seed, bid_weight=0.2) mid-hand: worlds weighted by the
+    auction (rejection against the greedy bidder), as a ratio to the uniform
+    sampler timed in the same run."""
+    s = mid_hand_states[variant]
+    sp = Sampler(s, s.to_act)
+    n = 20_000 if full else 500
+    uniform = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        sp.hands(n, 7)
+        uniform = min(uniform, time.perf_counter() - t0)
+    out = benchmark.pedantic(sp.hands, args=(n, 7, 0.2), rounds=3 if full else 1, iterations=1)
+    assert out.shape == (n, 4)
+    rate(benchmark, f"sampler_weighted[{variant}]", n, "world")
+    if full:
+        ratio = benchmark.stats.stats.mean / uniform
+        benchmark.extra_info["cost_vs_uniform"] = round(ratio, 1)
+        say(f"sampler[{variant}] weighted by the auction (bid_weight 0.2): "
+            f"{n / benchmark.stats.stats.mean:,.0f} worlds/s, x{ratio:.1f} the uniform sampler's time")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_sampler_worlds_as_states(benchmark, rate, full, mid_hand_states, variant):
     """Sampler.worlds(n): the same, as State objects (with_hands per world)."""
     s = mid_hand_states[variant]

@@ -616,6 +616,24 @@ static inline TTEntry *tt_slot(Solver *s, uint64_t lo, uint64_t hi, int leader, 
    of the hand is forced. */
 static int last_trick(const Ctx *X, const Node *n)
 {
+    if (n->len == 0 && n->ntricks == NTRICKS - 1) {
+        /* the usual case, at the last lead: no bookkeeping of a Node */
+        int w = n->leader, ti = X->ti;
+        int c = __builtin_ctz(n->hand[w]);
+        uint32_t counts = SUIT_MASK(SUIT_OF(c)) | X->trumps;
+        int best = CARD_POWER[ti][c], pts = CARD_POINTS[ti][c] + 10;
+        for (int i = 1; i < 4; i++) {
+            int s = (n->leader + i) & 3;
+            c = __builtin_ctz(n->hand[s]);
+            int p = trick_power(ti, counts, c);
+            if (p > best) {
+                best = p;
+                w = s;
+            }
+            pts += CARD_POINTS[ti][c];
+        }
+        return n->p0 + ((w & 1) == 0 ? pts : 0);
+    }
     Node k = *n;
     while (k.ntricks < NTRICKS)
         node_play(X, &k, __builtin_ctz(k.hand[k.seat]), &k);
