@@ -139,12 +139,27 @@ def test_seed_changes_the_search():
     assert any(r != runs[0] for r in runs[1:]) or len(s.legal_actions()) == 1
 
 
+def test_bid_weight_changes_the_worlds_not_the_determinism():
+    """Worlds weighted by the auction: still deterministic under a seed,
+    and a different search than with uniform worlds; 1 is the default."""
+    assert _core.ISMCTS(iterations=10).bid_weight == 1.0
+    changed = 0
+    for s in positions("balout", 4, tricks=1):
+        uniform = _core.ISMCTS(iterations=2000).search(s, 3)
+        assert _core.ISMCTS(iterations=2000, bid_weight=1.0).search(s, 3) == uniform
+        m = _core.ISMCTS(iterations=2000, bid_weight=0.0)
+        a, b = m.search(s, 3), m.search(s.clone(), 3)
+        assert a == b and a["action"] in s.legal_actions()
+        changed += a["visits"] != uniform["visits"]
+    assert changed >= 1
+
+
 # ------------------------------------------------------------------ hidden cards
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_never_reads_hidden_cards(variant):
     """Other hands scrambled into a different consistent deal: same search."""
-    m = _core.ISMCTS(iterations=3000)
+    m = _core.ISMCTS(iterations=3000, bid_weight=0.3)    # the auction inference reads nothing hidden either
     checked = 0
     for tricks in (0, 1, 3, 5):
         for s in positions(variant, 3, tricks=tricks, start=1000 + 10 * tricks):
@@ -406,6 +421,10 @@ def test_repr_and_attributes():
     ({"max_nodes": 10}, ValueError),
     ({"max_nodes": 1 << 40}, ValueError),
     ({"max_nodes": 100.0}, TypeError),
+    ({"bid_weight": -0.1}, ValueError),
+    ({"bid_weight": 1.5}, ValueError),
+    ({"bid_weight": math.nan}, ValueError),
+    ({"bid_weight": "0"}, TypeError),
 ])
 def test_bad_arguments(kwargs, exc):
     with pytest.raises(exc):

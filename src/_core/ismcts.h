@@ -58,6 +58,7 @@ typedef struct {
     double exploration;  /* UCB constant c */
     int policy;          /* POLICY_GREEDY or POLICY_RANDOM */
     uint64_t seed;
+    double bid_weight;   /* < 1: worlds weighted by the auction (determinize_weighted) */
 } IsmctsParams;
 
 typedef struct {
