@@ -111,7 +111,7 @@ def test_make_bot_rejects_unknown_names():
         make_bot("grandmaster")
     with pytest.raises(OptionError):
         MonteCarloBot(worlds=0)
-    for bad in (-0.5, 1.5, float("nan")):
+    for bad in (-0.5, 1.5, float("nan"), "0", None):
         with pytest.raises(OptionError, match="bid_weight"):
             MonteCarloBot(bid_weight=bad)
 

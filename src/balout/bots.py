@@ -38,6 +38,7 @@ import numpy as np
 
 from . import _core
 from .errors import OptionError
+from .search import _check_weight
 from .state import State
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "MonteCarloBot", "PIMCBot", "ISMCTSBot", "CheatBot", "make_bot",
@@ -102,9 +103,7 @@ class MonteCarloBot:
                  seed: int = 0, name: str = "montecarlo", bid_weight: float = 1.0) -> None:
         if worlds < 1 or endgame_worlds < 1 or not 0 <= endgame_tricks <= 8:
             raise OptionError("worlds and endgame_worlds must be >= 1, endgame_tricks 0..8")
-        if not 0.0 <= bid_weight <= 1.0:
-            raise OptionError(f"bid_weight must be from 0 to 1, got {bid_weight!r}")
-        self.bid_weight = float(bid_weight)
+        self.bid_weight = _check_weight(bid_weight)
         self.worlds = worlds
         self.endgame_tricks = endgame_tricks
         self.endgame_worlds = endgame_worlds
