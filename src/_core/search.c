@@ -870,21 +870,25 @@ int solver_reaches(Solver *s, const Hand *h, int team, int target)
     return ab(&X, &n, cap, cap + 1) <= cap;
 }
 
-/* Team 0's exact final points: zero-window searches halving the range the
-   value may lie in (fail-soft results narrow it further). With the table
-   keeping the bounds between them, they visit fewer nodes than one search
-   with the full window. */
-static int ab_exact(const Ctx *X, const Node *n)
+/* Team 0's exact final points by zero-window searches, the table keeping
+   the bounds between them. With no guess (guess < 0) they halve the range
+   the value may lie in (fail-soft results narrow it further): fewer nodes
+   than one full-window search. With a guess they start there and step from
+   each fail-soft result (MTD(f)): the moves of one position have close
+   values, so each move's search starts from the value of the one before. */
+static int ab_exact(const Ctx *X, const Node *n, int guess)
 {
     int lo = n->p0;
     int hi = n->p0 + n->rest;
     while (lo < hi) {
-        int mid = lo + (hi - lo + 1) / 2;
+        int mid = guess < 0 ? lo + (hi - lo + 1) / 2 : guess <= lo ? lo + 1 : guess > hi ? hi : guess;
         int v = ab(X, n, mid - 1, mid);
         if (v >= mid)
             lo = v < hi ? v : hi;
         else
             hi = v > lo ? v : lo;
+        if (guess >= 0)
+            guess = v >= mid ? lo + 1 : hi;
     }
     return lo;
 }
@@ -894,7 +898,7 @@ int solver_value(Solver *s, const Hand *h)
     Ctx X;
     Node n;
     search_root(s, h, &X, &n);
-    int v0 = ab_exact(&X, &n);
+    int v0 = ab_exact(&X, &n, -1);
     return (n.seat & 1) == 0 ? v0 : hand_total(h) - v0;
 }
 
@@ -906,11 +910,13 @@ uint32_t solver_moves(Solver *s, const Hand *h, int16_t values[NCARDS])
     int T = n.seat & 1, total = hand_total(h);
     uint32_t legal = node_legal(&X, &n);
     uint32_t distinct = distinct_moves(&n, X.trump, legal);
+    int guess = -1;
     for (uint32_t m = distinct; m; m &= m - 1) {
         int c = __builtin_ctz(m);
         Node k;
         node_play(&X, &n, c, &k);
-        int v0 = k.ntricks == NTRICKS ? k.p0 : ab_exact(&X, &k);
+        int v0 = k.ntricks == NTRICKS ? k.p0 : ab_exact(&X, &k, guess);
+        guess = v0;
         values[c] = (int16_t)(T == 0 ? v0 : total - v0);
     }
     /* an equivalent card has the value of the one kept for it */
