@@ -275,14 +275,20 @@ static void redeclare(Hand *w)
     }
 }
 
-void sampler_world(const Sampler *sp, Rng *g, const Hand *h, Hand *out)
+/* h with its hands replaced by `hands` */
+static void world_of(const Hand *h, const uint32_t hands[NSEATS], Hand *out)
 {
-    uint32_t hands[NSEATS];
-    sampler_draw(sp, g, hands);
     *out = *h;
     for (int s = 0; s < 4; s++)
         out->hand[s] = hands[s];
     redeclare(out);
+}
+
+void sampler_world(const Sampler *sp, Rng *g, const Hand *h, Hand *out)
+{
+    uint32_t hands[NSEATS];
+    sampler_draw(sp, g, hands);
+    world_of(h, hands, out);
 }
 
 /* ------------------------------------------------- double-dummy solver */
@@ -1029,51 +1035,116 @@ static uint32_t random_subset(uint32_t m, int k, Rng *g)
     return out;
 }
 
-/* Bids of the auction of h, by seats other than `seat`, that the greedy
- * bidder (the `easy` bot) would not have made holding the world w's cards.
- * Each seat bid on its first five cards; once the deal is complete they
- * are five of its eight (the offer, dealt later, excluded), which of them
- * unknown: a uniform choice, as the deal makes it. Reads h only for the
- * public auction and the offer. */
-int auction_mismatches(const Hand *h, int seat, const Hand *w, Rng *g)
+/* The public auction of h as the greedy bidder sees it: for each bid of a
+ * seat other than `seat`, the round, what was legal and what was bid. It
+ * reads no card, so it is the same in every world. */
+typedef struct {
+    int n;
+    int8_t complete, receiver, offer;
+    uint8_t bidders;     /* bit per seat with a bid in the trace */
+    int8_t seat[MAX_ACTIONS], round[MAX_ACTIONS], bid[MAX_ACTIONS];
+    uint64_t legal[MAX_ACTIONS];
+} AuctionTrace;
+
+static void auction_trace(const Hand *h, int seat, AuctionTrace *tr)
 {
     Hand t = *h;
     hand_reset(&t);
-    for (int s = 0; s < 4; s++) {
-        uint32_t cards = w->hand[s] | w->played_by[s];
-        if (w->bidder >= 0) {
-            if (s == w->receiver)
-                cards &= ~BIT(w->offer);
-            cards = random_subset(cards, 5, g);
-        }
-        t.hand[s] = cards;
-    }
-    int miss = 0;
+    tr->n = 0;
+    tr->bidders = 0;
+    tr->complete = h->bidder >= 0;
+    tr->receiver = h->receiver;
+    tr->offer = h->offer;
     for (int i = 0; i < h->nactions && t.phase == PHASE_AUCTION; i++) {
         int a = h->actions[i];
-        if (t.to_act != seat && greedy_bid(&t, hand_legal(&t)) != a)
-            miss++;
+        if (t.to_act != seat) {
+            int k = tr->n++;
+            tr->seat[k] = t.to_act;
+            tr->bidders |= (uint8_t)(1 << t.to_act);
+            tr->round[k] = t.round;
+            tr->legal[k] = hand_legal(&t);
+            tr->bid[k] = (int8_t)a;
+        }
         hand_step(&t, a);
     }
+}
+
+/* Bids of the trace that the greedy bidder (the `easy` bot) would not have
+ * made holding the world w's cards. Each seat bid on its first five cards;
+ * once the deal is complete they are five of its eight (the offer, dealt
+ * later, excluded), which of them unknown: a uniform choice, as the deal
+ * makes it. */
+static int trace_mismatches(const AuctionTrace *tr, const uint32_t hands[NSEATS],
+                            const uint32_t played_by[NSEATS], Rng *g)
+{
+    uint32_t cards[NSEATS] = {0, 0, 0, 0};
+    for (int s = 0; s < 4; s++) {
+        if (!(tr->bidders >> s & 1))
+            continue;
+        cards[s] = hands[s] | played_by[s];
+        if (tr->complete) {
+            if (s == tr->receiver)
+                cards[s] &= ~BIT(tr->offer);
+            cards[s] = random_subset(cards[s], 5, g);
+        }
+    }
+    int miss = 0;
+    for (int k = 0; k < tr->n; k++)
+        miss += greedy_bid_cards(cards[tr->seat[k]], tr->offer, tr->round[k], tr->legal[k]) != tr->bid[k];
     return miss;
+}
+
+int auction_mismatches(const Hand *h, int seat, const Hand *w, Rng *g)
+{
+    AuctionTrace tr;
+    auction_trace(h, seat, &tr);
+    return trace_mismatches(&tr, w->hand, w->played_by, g);
+}
+
+/* Keep a world with `miss` unexplained bids? */
+static inline int keep_world(int miss, double bid_weight, Rng *g)
+{
+    if (miss == 0)
+        return 1;
+    double keep = 1.0;
+    for (int i = 0; i < miss; i++)
+        keep *= bid_weight;
+    return uniform01(g) < keep;
 }
 
 int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, double bid_weight, Hand *out)
 {
     if (bid_weight >= 1.0)
         return determinize(h, seat, sp, g, out);
-    Hand best;
+    AuctionTrace tr;
+    auction_trace(h, seat, &tr);
     int best_miss = 1 << 30;
+    if (h->bidder >= 0) {
+        /* the deal is complete: draw bare hands, make a world of the one kept */
+        if (!sp || sp->total <= 0)
+            return 0;
+        uint32_t hands[NSEATS], best[NSEATS] = {0, 0, 0, 0};
+        for (int k = 0; k < INFER_TRIES; k++) {
+            sampler_draw(sp, g, hands);
+            int miss = trace_mismatches(&tr, hands, h->played_by, g);
+            if (keep_world(miss, bid_weight, g))
+                break;
+            if (miss < best_miss) {
+                best_miss = miss;
+                memcpy(best, hands, sizeof best);
+            }
+            if (k == INFER_TRIES - 1)
+                memcpy(hands, best, sizeof best);
+        }
+        world_of(h, hands, out);
+        return 1;
+    }
+    Hand best;
     for (int k = 0; k < INFER_TRIES; k++) {
         if (!determinize(h, seat, sp, g, out))
             return 0;
-        int miss = auction_mismatches(h, seat, out, g);
-        if (miss == 0)
-            return 1;
-        double keep = 1.0;
-        for (int i = 0; i < miss; i++)
-            keep *= bid_weight;
-        if (uniform01(g) < keep)
+        int miss = trace_mismatches(&tr, out->hand, out->played_by, g);
+        if (keep_world(miss, bid_weight, g))
             return 1;
         if (miss < best_miss) {
             best_miss = miss;

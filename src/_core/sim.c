@@ -118,13 +118,14 @@ static int sun_strength(uint32_t cards)
 #define TAKE_AT 13
 #define SUN_AT 12
 
-static int greedy_bid(const Hand *h, uint64_t legal)
+/* The greedy bid of a seat holding `cards` (its first five), from the
+   public state of the auction: the offer, the round and what is legal. */
+static int greedy_bid_cards(uint32_t cards, int offer, int round, uint64_t legal)
 {
-    uint32_t cards = h->hand[h->to_act];
-    int offer_suit = SUIT_OF(h->offer);
-    uint32_t with_offer = cards | BIT(h->offer);
+    int offer_suit = SUIT_OF(offer);
+    uint32_t with_offer = cards | BIT(offer);
     if ((legal >> ACT_SUN) & 1) {
-        int at = h->round == 3 ? SUN_AT + 2 : SUN_AT;
+        int at = round == 3 ? SUN_AT + 2 : SUN_AT;
         if (sun_strength(with_offer) >= at)
             return ACT_SUN;
     }
@@ -149,6 +150,11 @@ static int greedy_bid(const Hand *h, uint64_t legal)
     if ((legal >> ACT_PASS) & 1)
         return ACT_PASS;
     return __builtin_ctzll(legal); /* forced take */
+}
+
+static int greedy_bid(const Hand *h, uint64_t legal)
+{
+    return greedy_bid_cards(h->hand[h->to_act], h->offer, h->round, legal);
 }
 
 static int greedy_double(const Hand *h, uint64_t legal)
