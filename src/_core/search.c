@@ -1094,13 +1094,6 @@ static int trace_mismatches(const AuctionTrace *tr, const uint32_t hands[NSEATS]
     return miss;
 }
 
-int auction_mismatches(const Hand *h, int seat, const Hand *w, Rng *g)
-{
-    AuctionTrace tr;
-    auction_trace(h, seat, &tr);
-    return trace_mismatches(&tr, w->hand, w->played_by, g);
-}
-
 /* Keep a world with `miss` unexplained bids? */
 static inline int keep_world(int miss, double bid_weight, Rng *g)
 {

@@ -117,7 +117,6 @@ int determinize(const Hand *h, int seat, const Sampler *sp, Rng *g, Hand *out);
  * rejection; after INFER_TRIES draws the one that explains most bids is
  * kept, which bounds the time when the model explains the auction badly. */
 #define INFER_TRIES 256
-int auction_mismatches(const Hand *h, int seat, const Hand *world, Rng *g);
 int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, double bid_weight, Hand *out);
 
 /* Flat Monte Carlo: for each legal action of the seat to act, the mean over
