@@ -1070,7 +1070,7 @@ static void auction_trace(const Hand *h, int seat, AuctionTrace *tr)
 }
 
 /* Bids of the trace that the greedy bidder (the `easy` bot) would not have
- * made holding the world w's cards. Each seat bid on its first five cards;
+ * made holding a world's cards (`hands` and what each seat played). Each seat bid on its first five cards;
  * once the deal is complete they are five of its eight (the offer, dealt
  * later, excluded), which of them unknown: a uniform choice, as the deal
  * makes it. */
