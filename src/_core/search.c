@@ -1070,10 +1070,10 @@ static void auction_trace(const Hand *h, int seat, AuctionTrace *tr)
 }
 
 /* Bids of the trace that the greedy bidder (the `easy` bot) would not have
- * made holding a world's cards (`hands` and what each seat played). Each seat bid on its first five cards;
- * once the deal is complete they are five of its eight (the offer, dealt
- * later, excluded), which of them unknown: a uniform choice, as the deal
- * makes it. */
+ * made holding a world's cards (`hands` and what each seat played). Each
+ * seat bid on its first five cards; once the deal is complete they are
+ * five of its eight (the offer, dealt later, excluded), which of them
+ * unknown: a uniform choice, as the deal makes it. */
 static int trace_mismatches(const AuctionTrace *tr, const uint32_t hands[NSEATS],
                             const uint32_t played_by[NSEATS], Rng *g)
 {
