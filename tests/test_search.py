@@ -795,6 +795,58 @@ def test_bid_weight_zero_keeps_only_worlds_that_explain_the_bids():
     assert not all(greedy_explains(s, 3, r) for r in uniform)   # the check can fail
 
 
+def greedy_bids_like(s: State, seat: int, five: int) -> bool:
+    """Would the greedy bidder holding the five cards ``five`` have made
+    every bid of ``seat`` in s's auction? (The other seats' cards do not
+    matter: the greedy bidder reads only its own and the public auction.)"""
+    rest = iter(c for c in range(32) if not five >> c & 1 and c != s.offer_id)
+    hands5 = [five if p == seat else sum(1 << next(rest) for _ in range(5)) for p in range(4)]
+    world = State(s.variant, deck=auction_deck(hands5, s.offer_id, s.dealer), dealer=s.dealer)
+    for phase, p, a in s.history():
+        if phase != "auction":
+            break
+        if p == seat and _core.policy_action(world, GREEDY, 0) != a:
+            return False
+        world.apply_action(a)
+    return True
+
+
+def test_bid_weight_zero_after_the_deal_explains_the_bids():
+    """Once the deal is complete a seat bid on five of its eight cards (not
+    the offer it received): in every world weighted with bid_weight 0, each
+    other seat holds five with which the greedy bidder bids as it did."""
+
+    def explained(s, observer, row, played) -> bool:
+        for p in {p for phase, p, _ in s.history() if phase == "auction" and p != observer}:
+            eight = int(row[p]) | played[p]
+            if p == s.receiver:
+                eight &= ~(1 << s.offer_id)
+            cards = [c for c in range(32) if eight >> c & 1]
+            if not any(greedy_bids_like(s, p, sum(1 << c for c in five))
+                       for five in itertools.combinations(cards, 5)):
+                return False
+        return True
+
+    uniform_failed = 0
+    for seed in range(6):
+        s = State("balout", seed=seed)
+        while s.phase != "play":
+            s.apply_action(_core.policy_action(s, GREEDY, 0))
+        for _ in range(5):                 # a trick and the next lead
+            s.apply_action(_core.policy_action(s, GREEDY, 0))
+        observer = s.to_act
+        played = [0] * 4
+        for phase, p, a in s.history():
+            if phase == "play":
+                played[p] |= 1 << a
+        sp = Sampler(s, observer)
+        for row in sp.hands(20, seed, 0.0).astype(np.int64):
+            assert explained(s, observer, row, played), seed
+        uniform = sp.hands(20, seed).astype(np.int64)
+        uniform_failed += not all(explained(s, observer, r, played) for r in uniform)
+    assert uniform_failed > 0               # the check can fail
+
+
 def test_a_voluntary_take_draws_the_trump_honours_to_the_taker():
     """After a round-1 take that was not forced, the taker holds the J or 9
     of trump in far more of the weighted worlds than of the uniform ones."""
