@@ -1120,16 +1120,16 @@ int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, dou
         for (int k = 0; k < INFER_TRIES; k++) {
             sampler_draw(sp, g, hands);
             int miss = trace_mismatches(&tr, hands, h->played_by, g);
-            if (keep_world(miss, bid_weight, g))
-                break;
+            if (keep_world(miss, bid_weight, g)) {
+                world_of(h, hands, out);
+                return 1;
+            }
             if (miss < best_miss) {
                 best_miss = miss;
                 memcpy(best, hands, sizeof best);
             }
-            if (k == INFER_TRIES - 1)
-                memcpy(hands, best, sizeof best);
         }
-        world_of(h, hands, out);
+        world_of(h, best, out);
         return 1;
     }
     Hand best;
