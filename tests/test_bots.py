@@ -9,7 +9,7 @@ import pytest
 
 from balout import OptionError, State, _core
 from balout.arena import arena, play_match
-from balout.bots import BOTS, LEVELS, MonteCarloBot, make_bot
+from balout.bots import BOTS, LEVELS, MonteCarloBot, PIMCBot, make_bot
 from balout.cards import card_name
 
 VARIANTS = ("balout", "belote", "baloot")
@@ -114,6 +114,22 @@ def test_make_bot_rejects_unknown_names():
     for bad in (-0.5, 1.5, float("nan"), "0", None):
         with pytest.raises(OptionError, match="bid_weight"):
             MonteCarloBot(bid_weight=bad)
+
+
+def test_pimc_bot_with_a_time_budget_plays_legal_cards():
+    bot = PIMCBot(worlds=None, time_budget=0.01, seed=2)
+    played = 0
+    for s in _positions("belote", 12, 21):
+        if s.phase == "play":
+            assert bot.act(s) in s.legal_actions()
+            played += 1
+    assert played >= 3
+    # with both budgets, a distant clock leaves the world budget in charge: deterministic
+    s = next(p for p in _positions("balout", 30, 4) if p.phase == "play" and len(p.legal_actions()) > 1)
+    assert PIMCBot(5, seed=8, time_budget=30.0).act(s) == PIMCBot(5, seed=8).act(s)
+    for kwargs in (dict(worlds=None), dict(worlds=0), dict(time_budget=-1), dict(bid_worlds=0)):
+        with pytest.raises(OptionError):
+            PIMCBot(**kwargs)
 
 
 def test_hard_reads_the_auction():

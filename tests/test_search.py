@@ -713,6 +713,56 @@ def test_pimc_sums_equal_solver_values_over_the_sampled_worlds():
         assert (sums == expect).all(), (variant, kind)
 
 
+def test_pimc_means_are_the_solver_values_averaged_over_the_sampled_worlds():
+    s = positions("belote", 1, 14, 18, seed0=91)[0]
+    solver = Solver()
+    rows = Sampler(s, s.to_act).hands(6, 44)
+    expect = {}
+    for row in rows:
+        for c, v in solver.moves(s.with_hands(row)).items():
+            expect[card_name(c)] = expect.get(card_name(c), 0) + v / len(rows)
+    got = Solver().pimc(s, 6, 44)
+    assert got["seat"] == s.to_act and got["worlds"] == 6
+    assert got["moves"].keys() == expect.keys()
+    assert all(math.isclose(got["moves"][c], expect[c]) for c in expect)
+
+
+def test_pimc_stopped_by_the_clock_searched_the_first_deals_of_the_seed():
+    s = positions("balout", 1, 20, 24, seed0=5)[0]
+    timed = Solver().pimc(s, worlds=None, seed=9, time_budget=0.02)
+    n = timed["worlds"]
+    assert n >= 1
+    assert Solver().pimc(s, worlds=n, seed=9) == timed
+    # a world budget stops a search whose time budget is far away
+    capped = Solver().pimc(s, worlds=3, seed=9, time_budget=30.0)
+    assert capped == Solver().pimc(s, worlds=3, seed=9)
+    legal, sums, done = _core.DoubleDummy().pimc(s, None, 9, 1.0, 0.02)
+    assert done >= 1 and legal == s.legal_mask() & 0xFFFFFFFF
+
+
+def test_pimc_rejects_bad_budgets_and_leaves_the_state_alone():
+    s = position("balout", 3, 20)
+    before = s.to_record()
+    solver = Solver()
+    for kwargs, word in ((dict(worlds=None), "time budget"), (dict(worlds=0), "worlds"),
+                         (dict(worlds=2.0), "worlds"), (dict(worlds=True), "worlds"),
+                         (dict(time_budget=0), "time_budget"), (dict(time_budget=-1.0), "time_budget"),
+                         (dict(time_budget=float("nan")), "time_budget"),
+                         (dict(time_budget=float("inf")), "time_budget"),
+                         (dict(time_budget="0.1"), "time_budget"), (dict(time_budget=True), "time_budget"),
+                         (dict(bid_weight=1.5), "bid_weight")):
+        with pytest.raises(BaloutError, match=word):
+            solver.pimc(s, **kwargs)
+    native = _core.DoubleDummy()
+    with pytest.raises(ValueError, match="time budget"):
+        native.pimc(s, None, 1)
+    with pytest.raises(ValueError, match="time_budget"):
+        native.pimc(s, 3, 1, 1.0, -0.5)
+    with pytest.raises(TypeError, match="worlds"):
+        native.pimc(s, "3", 1)
+    assert s.to_record() == before
+
+
 # ------------------------------------------- the auction: stock and inference
 
 GREEDY = 1

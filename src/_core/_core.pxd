@@ -178,6 +178,8 @@ cdef extern from "search.h" nogil:
                              Hand *out)
     uint64_t evaluate_actions(const Hand *h, int worlds, int policy, Rng *g, double bid_weight,
                               double means[50])
+    int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double bid_weight,
+                        int64_t max_worlds, double time_budget, double sums[32], uint32_t *legal)
 
 
 cdef class HandState:

@@ -599,20 +599,24 @@ cdef class DoubleDummy:
             r = solver_reaches(&self.s, &state.h, team, target)
         return bool(r)
 
-    def pimc(self, HandState state, int worlds, uint64_t seed, double bid_weight=1.0):
-        """Sum over `worlds` sampled deals (from the view of the seat to act)
-        of each legal card's double-dummy value: (legal mask, sums[32], worlds).
+    def pimc(self, HandState state, worlds=20, uint64_t seed=0, double bid_weight=1.0, time_budget=None):
+        """Sum over sampled deals (from the view of the seat to act) of each
+        legal card's double-dummy value: (legal mask, sums[32], worlds).
+
+        worlds: the number of deals (None: only the time budget); time_budget:
+        seconds (None: only the worlds); with both, the first reached stops
+        it, after at least one deal. The deals are one stream from the seed,
+        so a run stopped by the clock after n deals sums what worlds=n sums.
         bid_weight < 1 weighs the deals by the auction (see mc_evaluate)."""
         import numpy as np
         cdef Sampler *sp
         cdef InfoSet info
         cdef Rng g
-        cdef Hand world
-        cdef int16_t values[32]
         cdef uint32_t legal = 0
-        cdef int w, c
+        cdef int64_t cap, done
+        cdef double budget
         _check_play(state)
-        _check_worlds(worlds, bid_weight)
+        cap, budget = _check_pimc_budget(worlds, time_budget, bid_weight)
         sums = np.zeros(32, np.float64)
         cdef double[::1] acc = sums
         sp = <Sampler *>malloc(sizeof(Sampler))
@@ -625,15 +629,20 @@ cdef class DoubleDummy:
                 raise BaloutError("no deal is consistent with the information set")
             rng_seed(&g, seed)
             with nogil:
-                for w in range(worlds):
-                    determinize_weighted(&state.h, state.h.to_act, sp, &g, bid_weight, &world)
-                    legal = solver_moves(&self.s, &world, values)
-                    for c in range(32):
-                        if legal >> c & 1:
-                            acc[c] += values[c]
+                done = solver_pimc(&self.s, &state.h, sp, &g, bid_weight, cap, budget, &acc[0], &legal)
         finally:
             free(sp)
-        return legal, sums, worlds
+        return legal, sums, done
+
+
+cdef tuple _check_pimc_budget(object worlds, object time_budget, double bid_weight):
+    """(world cap, seconds) for solver_pimc, 0 meaning none."""
+    _check_worlds(1, bid_weight)
+    if worlds is None and time_budget is None:
+        raise ValueError("give a number of worlds, a time budget, or both")
+    cap = 0 if worlds is None else _ismcts_int("worlds", worlds, 1, 1 << 40)
+    budget = 0.0 if time_budget is None else _ismcts_float("time_budget", time_budget, 0.0, True)
+    return cap, budget
 
 
 def _check_worlds(int worlds, double bid_weight):

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define ISMCTS_MAX_DEPTH 64 /* a hand has at most 32 cards + 4 declaration decisions left */
 #define ISMCTS_FIRST_CAP 4096
@@ -79,13 +78,6 @@ static int32_t ismcts_node_new(Ismcts *t, int action, int team)
 
 /* ------------------------------------------------------------- search */
 
-static double ismcts_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static inline void ismcts_playout(Hand *w, int policy, Rng *g)
 {
     if (policy == POLICY_GREEDY) {
@@ -130,7 +122,7 @@ int ismcts_search(Ismcts *t, const Hand *h, const IsmctsParams *p, IsmctsResult 
     const double c = p->exploration;
     const int policy = p->policy;
     const int timed = p->time_budget > 0;
-    const double deadline = timed ? ismcts_now() + p->time_budget : 0;
+    const double deadline = timed ? clock_seconds() + p->time_budget : 0;
     int32_t path[ISMCTS_MAX_DEPTH];
     Hand w;
     int64_t it;
@@ -138,7 +130,7 @@ int ismcts_search(Ismcts *t, const Hand *h, const IsmctsParams *p, IsmctsResult 
     for (it = 0;; it++) {
         if (p->iterations > 0 && it >= p->iterations)
             break;
-        if (timed && it > 0 && (it & 63) == 0 && ismcts_now() >= deadline)
+        if (timed && it > 0 && (it & 63) == 0 && clock_seconds() >= deadline)
             break;
 
         /* 1. determinize (sampler_world also re-derives the world's

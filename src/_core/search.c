@@ -4,6 +4,7 @@
 #include "search.h"
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ------------------------------------------------------ information sets */
 
@@ -1189,4 +1190,36 @@ uint64_t evaluate_actions(const Hand *h, int worlds, int policy, Rng *g, double 
         means[__builtin_ctzll(m)] /= worlds > 0 ? worlds : 1;
     free(sp);
     return legal;
+}
+
+double clock_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double bid_weight,
+                    int64_t max_worlds, double time_budget, double sums[NCARDS], uint32_t *legal)
+{
+    const int timed = time_budget > 0;
+    const double deadline = timed ? clock_seconds() + time_budget : 0;
+    int16_t values[NCARDS];
+    Hand world;
+    int64_t n = 0;
+    *legal = 0;
+    while (max_worlds <= 0 || n < max_worlds) {
+        if (timed && n > 0 && clock_seconds() >= deadline)
+            break;
+        if (!determinize_weighted(h, h->to_act, sp, g, bid_weight, &world))
+            break;
+        uint32_t m = solver_moves(s, &world, values);
+        *legal = m;
+        for (; m; m &= m - 1) {
+            int c = __builtin_ctz(m);
+            sums[c] += values[c];
+        }
+        n++;
+    }
+    return n;
 }

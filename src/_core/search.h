@@ -127,4 +127,17 @@ int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, dou
 uint64_t evaluate_actions(const Hand *h, int worlds, int policy, Rng *g, double bid_weight,
                           double means[NUM_ACTIONS]);
 
+/* PIMC: each legal card's double-dummy value for the team to act, summed
+ * into sums[card] over worlds drawn for the seat to act (sp prepared for
+ * it; weighted by the auction with bid_weight). Stops after max_worlds
+ * worlds (if > 0) or once time_budget seconds have passed (if > 0), after
+ * at least one world. The worlds are one stream from g, so a run stopped
+ * by the clock after n worlds sums what a run of max_worlds = n sums.
+ * Returns the number of worlds; *legal gets the legal cards. */
+int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double bid_weight,
+                    int64_t max_worlds, double time_budget, double sums[NCARDS], uint32_t *legal);
+
+/* Seconds on a monotonic clock (for time budgets). */
+double clock_seconds(void);
+
 #endif

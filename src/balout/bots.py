@@ -38,8 +38,8 @@ import numpy as np
 
 from . import _core
 from .errors import OptionError
-from .search import _check_weight
-from .state import State
+from .search import _check_budget, _check_weight
+from .state import State, _check_int
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "MonteCarloBot", "PIMCBot", "ISMCTSBot", "CheatBot", "make_bot",
            "LEVELS", "BOTS"]
@@ -128,12 +128,18 @@ class PIMCBot:
     """Perfect-information Monte Carlo: in the play, each legal card's
     double-dummy value averaged over ``worlds`` deals sampled from the seat's
     information set; bids and doubling by flat Monte Carlo. Early in the hand
-    a double-dummy solve can take a second or more."""
+    a double-dummy solve can take a second or more.
 
-    def __init__(self, worlds: int = 20, bid_worlds: int = 300, seed: int = 0, name: str = "pimc") -> None:
-        if worlds < 1 or bid_worlds < 1:
-            raise OptionError("worlds and bid_worlds must be >= 1")
-        self.worlds, self.bid_worlds, self.seed, self.name = worlds, bid_worlds, seed, name
+    Budget per card: ``worlds`` deals (None: no limit) and/or
+    ``time_budget`` seconds (None: no limit), the first reached stopping the
+    search after at least one deal. With ``worlds`` alone the bot is
+    deterministic under its seed."""
+
+    def __init__(self, worlds: Optional[int] = 20, bid_worlds: int = 300, seed: int = 0, name: str = "pimc",
+                 time_budget: Optional[float] = None) -> None:
+        self.worlds, self.time_budget = _check_budget(worlds, time_budget)
+        self.bid_worlds = _check_int("bid_worlds", bid_worlds, 1, 1 << 30)
+        self.seed, self.name = seed, name
         self._solver = _core.DoubleDummy(18)
 
     def act(self, state: State) -> int:
@@ -142,7 +148,7 @@ class PIMCBot:
             return legal[0]
         seed = _public_seed(self.seed, state)
         if state.phase == "play":
-            _, sums, _ = self._solver.pimc(state, self.worlds, seed)
+            _, sums, _ = self._solver.pimc(state, self.worlds, seed, 1.0, self.time_budget)
             return _best({c: sums[c] for c in legal})
         return _best(_core.mc_evaluate(state, self.bid_worlds, GREEDY, seed))
 

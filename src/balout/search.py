@@ -4,9 +4,11 @@ double-dummy solver, over the native core (src/_core/search.c).
 >>> s = State("balout", seed=3); ...               # a position in the play phase
 >>> solve(s)                                        # {'seat': 2, 'value': 97, 'moves': {'JH': 97, ...}}
 >>> Sampler(s, seat=0).worlds(100, seed=1)          # 100 deals consistent with what seat 0 knows
+>>> Solver().pimc(s, worlds=None, time_budget=0.05) # each card's double-dummy value over as many deals as 50 ms allow
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
@@ -111,6 +113,20 @@ def _check_weight(w) -> float:
     return float(w)
 
 
+def _check_budget(worlds, time_budget) -> Tuple[Optional[int], Optional[float]]:
+    """A world budget (None or 1..2**40) and a time budget (None or seconds > 0), not both None."""
+    if worlds is None and time_budget is None:
+        raise OptionError("give a number of worlds, a time budget in seconds, or both")
+    if worlds is not None:
+        worlds = _check_int("worlds", worlds, 1, 1 << 40)
+    if time_budget is not None:
+        if (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float))
+                or not math.isfinite(time_budget) or time_budget <= 0):
+            raise OptionError(f"time_budget must be a number of seconds above 0, got {time_budget!r}")
+        time_budget = float(time_budget)
+    return worlds, time_budget
+
+
 class Solver:
     """Exact double-dummy solver (every card visible) of the play.
 
@@ -144,6 +160,24 @@ class Solver:
         moves = self.moves(state)
         return {"seat": state.to_act, "value": max(moves.values()),
                 "moves": {card_name(c): v for c, v in sorted(moves.items())}}
+
+    def pimc(self, state: State, worlds: Optional[int] = 20, seed: int = 0, *,
+             bid_weight: float = 1.0, time_budget: Optional[float] = None) -> dict:
+        """Perfect-information Monte Carlo for the seat to act: each legal
+        card's double-dummy value (as in :meth:`moves`) averaged over deals
+        drawn from the seat's information set (see :class:`Sampler`).
+
+        ``worlds``: at most this many deals (None: no limit); ``time_budget``:
+        at most this many seconds (None: no limit). The first limit reached
+        stops the search, after at least one deal. The deals are one stream
+        from ``seed``: a search stopped by the clock after n deals gives what
+        ``worlds=n`` gives, and a search with no time budget depends on the
+        seed only. Returns ``{"seat", "worlds": n, "moves": {card: mean}}``."""
+        worlds, time_budget = _check_budget(worlds, time_budget)
+        legal, sums, n = self._native.pimc(state, worlds, int(seed) & 0xFFFFFFFFFFFFFFFF,
+                                           _check_weight(bid_weight), time_budget)
+        return {"seat": state.to_act, "worlds": n,
+                "moves": {card_name(c): float(sums[c]) / n for c in range(32) if legal >> c & 1}}
 
 
 _default: Optional[Solver] = None
