@@ -640,8 +640,8 @@ cdef tuple _check_pimc_budget(object worlds, object time_budget, double bid_weig
     _check_worlds(1, bid_weight)
     if worlds is None and time_budget is None:
         raise ValueError("give a number of worlds, a time budget, or both")
-    cap = 0 if worlds is None else _ismcts_int("worlds", worlds, 1, 1 << 40)
-    budget = 0.0 if time_budget is None else _ismcts_float("time_budget", time_budget, 0.0, True)
+    cap = 0 if worlds is None else _arg_int("worlds", worlds, 1, 1 << 40)
+    budget = 0.0 if time_budget is None else _arg_float("time_budget", time_budget, 0.0, True)
     return cap, budget
 
 

@@ -44,7 +44,8 @@ _ISMCTS_PLAYOUTS = {"random": 0, "greedy": 1}   # POLICY_RANDOM, POLICY_GREEDY (
 _ISMCTS_MAX_NODES = (1 << 31) - 1
 
 
-cdef object _ismcts_int(str name, object value, object lo, object hi):
+# argument checks, shared with DoubleDummy.pimc (_core.pyx)
+cdef object _arg_int(str name, object value, object lo, object hi):
     import numbers
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
@@ -55,7 +56,7 @@ cdef object _ismcts_int(str name, object value, object lo, object hi):
     return value
 
 
-cdef object _ismcts_float(str name, object value, double lo, bint strict):
+cdef object _arg_float(str name, object value, double lo, bint strict):
     import math
     import numbers
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
@@ -105,16 +106,16 @@ cdef class ISMCTS:
     def __init__(self, iterations=10000, time_budget=None, exploration=0.7, playout="greedy",
                  max_nodes=1000000, bid_weight=1.0):
         if iterations is not None:
-            iterations = _ismcts_int("iterations", iterations, 1, (1 << 62))
+            iterations = _arg_int("iterations", iterations, 1, (1 << 62))
         if time_budget is not None:
-            time_budget = _ismcts_float("time_budget", time_budget, 0.0, True)
+            time_budget = _arg_float("time_budget", time_budget, 0.0, True)
         if iterations is None and time_budget is None:
             raise ValueError("give an iteration budget, a time budget, or both")
-        exploration = _ismcts_float("exploration", exploration, 0.0, False)
+        exploration = _arg_float("exploration", exploration, 0.0, False)
         if not isinstance(playout, str) or playout not in _ISMCTS_PLAYOUTS:
             raise ValueError(f"playout must be one of {sorted(_ISMCTS_PLAYOUTS)}, got {playout!r}")
-        max_nodes = _ismcts_int("max_nodes", max_nodes, 64, _ISMCTS_MAX_NODES)
-        bid_weight = _ismcts_float("bid_weight", bid_weight, 0.0, False)
+        max_nodes = _arg_int("max_nodes", max_nodes, 64, _ISMCTS_MAX_NODES)
+        bid_weight = _arg_float("bid_weight", bid_weight, 0.0, False)
         if bid_weight > 1.0:
             raise ValueError(f"bid_weight must be in 0..1, got {bid_weight!r}")
         if self.busy:
@@ -163,7 +164,7 @@ cdef class ISMCTS:
         if not isinstance(state, HandState):
             raise TypeError(f"state must be a balout State, not {type(state).__name__}")
         st = <HandState>state
-        seed = _ismcts_int("seed", seed, 0, (1 << 64) - 1)
+        seed = _arg_int("seed", seed, 0, (1 << 64) - 1)
         _check_play(st)
         if self.t.nodes == NULL:
             raise RuntimeError("ISMCTS was not initialised")
