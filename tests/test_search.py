@@ -763,6 +763,36 @@ def test_pimc_rejects_bad_budgets_and_leaves_the_state_alone():
     assert s.to_record() == before
 
 
+def test_a_solver_searching_in_one_thread_refuses_a_second_thread():
+    import threading
+    import time
+    s = positions("balout", 1, 24, 28, seed0=12)[0]
+    solver = Solver()
+    out, started = {}, threading.Event()
+
+    def search():
+        started.set()
+        out["r"] = solver.pimc(s, worlds=None, time_budget=1.5)
+
+    busy = threading.Thread(target=search)
+    busy.start()
+    started.wait()
+    time.sleep(0.3)   # well inside the 1.5 s search
+    with pytest.raises(RuntimeError, match="another thread"):
+        solver.value(s)
+    busy.join()
+    assert out["r"]["worlds"] >= 1
+    assert solver.value(s) == Solver().value(s)   # free again once the search is over
+    # solve() keeps one solver per thread: concurrent calls agree with a lone call
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(solve(s))) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [solve(s)] * 3
+
+
 # ------------------------------------------- the auction: stock and inference
 
 GREEDY = 1

@@ -554,14 +554,23 @@ cdef class DoubleDummy:
 
     Values are the final card points (tricks taken and the last trick's 10
     included) of the team to act, under perfect play by both sides.
+    A search releases the GIL; one solver searches in one thread at a time
+    (its table is not shared), so use one per thread.
     """
     cdef Solver s
+    cdef bint busy
 
     def __cinit__(self, int table_bits=18):
+        self.busy = False
         if not 10 <= table_bits <= 26:
             raise ValueError("table_bits must be 10..26")
         if solver_init(&self.s, table_bits) != 0:
             raise MemoryError()
+
+    cdef _enter(self):
+        if self.busy:
+            raise RuntimeError("this DoubleDummy is searching in another thread; use one per thread")
+        self.busy = True
 
     def __dealloc__(self):
         solver_free(&self.s)
@@ -571,13 +580,19 @@ cdef class DoubleDummy:
         return self.s.nodes
 
     def clear(self):
+        self._enter()
         solver_clear(&self.s)
+        self.busy = False
 
     def value(self, HandState state):
         cdef int v
         _check_play(state)
-        with nogil:
-            v = solver_value(&self.s, &state.h)
+        self._enter()
+        try:
+            with nogil:
+                v = solver_value(&self.s, &state.h)
+        finally:
+            self.busy = False
         return v
 
     def moves(self, HandState state):
@@ -585,8 +600,12 @@ cdef class DoubleDummy:
         cdef int16_t values[32]
         cdef uint32_t legal
         _check_play(state)
-        with nogil:
-            legal = solver_moves(&self.s, &state.h, values)
+        self._enter()
+        try:
+            with nogil:
+                legal = solver_moves(&self.s, &state.h, values)
+        finally:
+            self.busy = False
         return {c: values[c] for c in range(32) if legal >> c & 1}
 
     def reaches(self, HandState state, int team, int target):
@@ -595,8 +614,12 @@ cdef class DoubleDummy:
         _check_play(state)
         if team not in (0, 1):
             raise ValueError("team must be 0 or 1")
-        with nogil:
-            r = solver_reaches(&self.s, &state.h, team, target)
+        self._enter()
+        try:
+            with nogil:
+                r = solver_reaches(&self.s, &state.h, team, target)
+        finally:
+            self.busy = False
         return bool(r)
 
     def pimc(self, HandState state, worlds=20, uint64_t seed=0, double bid_weight=1.0, time_budget=None):
@@ -628,8 +651,12 @@ cdef class DoubleDummy:
                 from balout.errors import BaloutError
                 raise BaloutError("no deal is consistent with the information set")
             rng_seed(&g, seed)
-            with nogil:
-                done = solver_pimc(&self.s, &state.h, sp, &g, bid_weight, cap, budget, &acc[0], &legal)
+            self._enter()
+            try:
+                with nogil:
+                    done = solver_pimc(&self.s, &state.h, sp, &g, bid_weight, cap, budget, &acc[0], &legal)
+            finally:
+                self.busy = False
         finally:
             free(sp)
         return legal, sums, done

@@ -9,6 +9,7 @@ double-dummy solver, over the native core (src/_core/search.c).
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
@@ -132,7 +133,9 @@ class Solver:
 
     Values are the final card points of a team (tricks already taken and the
     last trick's 10 included) under perfect play by both sides. The
-    transposition table is kept between calls on the same contract.
+    transposition table is kept between calls on the same contract. A search
+    releases the GIL, but one solver searches in one thread at a time (a
+    second thread gets a RuntimeError): use one solver per thread.
     """
 
     def __init__(self, table_bits: int = 18) -> None:
@@ -180,14 +183,14 @@ class Solver:
                 "moves": {card_name(c): float(sums[c]) / n for c in range(32) if legal >> c & 1}}
 
 
-_default: Optional[Solver] = None
+_local = threading.local()   # a solver searches in one thread at a time: one per thread
 
 
 def solve(state: State) -> dict:
     """Double-dummy value of the position and of each legal card (see Solver.solve)."""
-    global _default
-    if _default is None:
-        _default = Solver()
     if not isinstance(state, State):
         raise BaloutError(f"solve takes a State, not {type(state).__name__}")
-    return _default.solve(state)
+    solver = getattr(_local, "solver", None)
+    if solver is None:
+        solver = _local.solver = Solver()
+    return solver.solve(state)
