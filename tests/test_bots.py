@@ -132,6 +132,20 @@ def test_pimc_bot_with_a_time_budget_plays_legal_cards():
             PIMCBot(**kwargs)
 
 
+def test_monte_carlo_bot_with_a_time_budget_acts_legally_in_every_phase():
+    bot = MonteCarloBot(worlds=None, endgame_tricks=4, endgame_worlds=None, seed=6, time_budget=0.004)
+    phases = set()
+    for variant in VARIANTS:
+        for s in _positions(variant, 10, 31):
+            assert bot.act(s) in s.legal_actions()
+            phases.add(s.phase if s.phase != "play" or s.tricks_played < 4 else "endgame")
+    assert {"auction", "play", "endgame"} <= phases
+    for kwargs in (dict(worlds=None), dict(endgame_worlds=None), dict(time_budget=0),
+                   dict(endgame_tricks=9), dict(worlds=3, time_budget="fast")):
+        with pytest.raises(OptionError):
+            MonteCarloBot(**kwargs)
+
+
 def test_hard_reads_the_auction():
     """hard's worlds explain the other seats' bids; with uniform worlds the
     same budget decides otherwise in some positions."""

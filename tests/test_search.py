@@ -763,6 +763,19 @@ def test_pimc_rejects_bad_budgets_and_leaves_the_state_alone():
     assert s.to_record() == before
 
 
+def test_flat_monte_carlo_budgets():
+    for s in (State("belote", seed=8), positions("baloot", 1, 20, 24, seed0=3)[0]):
+        # a clock already past after the first world stops there: exactly one world
+        assert _core.mc_evaluate(s, None, GREEDY, 5, 1.0, 1e-9) == _core.mc_evaluate(s, 1, GREEDY, 5)
+        # a distant clock leaves the world budget in charge
+        assert _core.mc_evaluate(s, 4, GREEDY, 5, 1.0, 30.0) == _core.mc_evaluate(s, 4, GREEDY, 5)
+        assert _core.mc_evaluate(s, 4, GREEDY, 5) != _core.mc_evaluate(s, 1, GREEDY, 5)
+    for worlds, budget, word in ((None, None, "time budget"), (0, None, "worlds"), (3, -1.0, "time_budget"),
+                                 (None, float("nan"), "time_budget")):
+        with pytest.raises(ValueError, match=word):
+            _core.mc_evaluate(s, worlds, GREEDY, 5, 1.0, budget)
+
+
 def test_a_solver_searching_in_one_thread_refuses_a_second_thread():
     import threading
     import time

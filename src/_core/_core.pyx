@@ -525,7 +525,7 @@ cdef class WorldSampler:
         if self.sp.total <= 0:
             from balout.errors import BaloutError
             raise BaloutError("no deal is consistent with this information set")
-        _check_worlds(1, bid_weight)
+        _check_bid_weight(bid_weight)
         out = np.zeros((n, 4), np.uint32)
         cdef uint32_t[:, ::1] o = out
         cdef Rng g
@@ -639,7 +639,7 @@ cdef class DoubleDummy:
         cdef int64_t cap, done
         cdef double budget
         _check_play(state)
-        cap, budget = _check_pimc_budget(worlds, time_budget, bid_weight)
+        cap, budget = _check_budget(worlds, time_budget, bid_weight)
         sums = np.zeros(32, np.float64)
         cdef double[::1] acc = sums
         sp = <Sampler *>malloc(sizeof(Sampler))
@@ -662,9 +662,9 @@ cdef class DoubleDummy:
         return legal, sums, done
 
 
-cdef tuple _check_pimc_budget(object worlds, object time_budget, double bid_weight):
-    """(world cap, seconds) for solver_pimc, 0 meaning none."""
-    _check_worlds(1, bid_weight)
+cdef tuple _check_budget(object worlds, object time_budget, double bid_weight):
+    """(world cap, seconds) for solver_pimc and evaluate_actions, 0 meaning none."""
+    _check_bid_weight(bid_weight)
     if worlds is None and time_budget is None:
         raise ValueError("give a number of worlds, a time budget, or both")
     cap = 0 if worlds is None else _arg_int("worlds", worlds, 1, 1 << 40)
@@ -672,17 +672,20 @@ cdef tuple _check_pimc_budget(object worlds, object time_budget, double bid_weig
     return cap, budget
 
 
-def _check_worlds(int worlds, double bid_weight):
-    if worlds < 1:
-        raise ValueError(f"worlds must be at least 1, got {worlds}")
+def _check_bid_weight(double bid_weight):
     if not 0.0 <= bid_weight <= 1.0:
         raise ValueError(f"bid_weight must be in 0..1, got {bid_weight!r}")
 
 
-def mc_evaluate(HandState state, int worlds, int policy, uint64_t seed, double bid_weight=1.0):
+def mc_evaluate(HandState state, worlds, int policy, uint64_t seed, double bid_weight=1.0, time_budget=None):
     """Flat Monte Carlo from the view of the seat to act: {action: mean of its
-    team's hand score minus the other's} over `worlds` determinizations, each
-    action followed by native `policy` play to the end (same worlds for all).
+    team's hand score minus the other's} over determinizations, each action
+    followed by native `policy` play to the end (same worlds for all).
+
+    worlds: the number of determinizations (None: only the time budget);
+    time_budget: seconds (None: only the worlds); with both, the first
+    reached stops it, after at least one world. The worlds are one stream
+    from the seed (see DoubleDummy.pimc).
 
     bid_weight (0..1) weighs the worlds by the auction: a world counts
     bid_weight times less for every bid of another seat that the greedy
@@ -690,15 +693,17 @@ def mc_evaluate(HandState state, int worlds, int policy, uint64_t seed, double b
     cdef double means[50]
     cdef uint64_t legal
     cdef Rng g
+    cdef int64_t cap, done
+    cdef double budget
     if state.h.phase == PHASE_DONE:
         from balout.errors import BaloutError
         raise BaloutError("the hand is over")
-    _check_worlds(worlds, bid_weight)
+    cap, budget = _check_budget(worlds, time_budget, bid_weight)
     if not 0 <= policy < NUM_POLICIES:
         raise ValueError(f"policy ids are 0..{NUM_POLICIES - 1}")
     rng_seed(&g, seed)
     with nogil:
-        legal = evaluate_actions(&state.h, worlds, policy, &g, bid_weight, means)
+        legal = evaluate_actions(&state.h, cap, budget, policy, &g, bid_weight, means, &done)
     return {a: means[a] for a in range(50) if legal >> a & 1}
 
 

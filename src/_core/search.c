@@ -1149,9 +1149,13 @@ int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, dou
     return 1;
 }
 
-uint64_t evaluate_actions(const Hand *h, int worlds, int policy, Rng *g, double bid_weight,
-                          double means[NUM_ACTIONS])
+uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int policy, Rng *g,
+                          double bid_weight, double means[NUM_ACTIONS], int64_t *done)
 {
+    const int timed = time_budget > 0;
+    const double deadline = timed ? clock_seconds() + time_budget : 0;
+    int64_t k = 0;
+    *done = 0;
     int seat = h->to_act, team = seat & 1;
     uint64_t legal = hand_legal(h);
     for (int a = 0; a < NUM_ACTIONS; a++)
@@ -1171,7 +1175,9 @@ uint64_t evaluate_actions(const Hand *h, int worlds, int policy, Rng *g, double 
         }
     }
     Hand world, w;
-    for (int k = 0; k < worlds; k++) {
+    for (; worlds <= 0 || k < worlds; k++) {
+        if (timed && k > 0 && clock_seconds() >= deadline)
+            break;
         if (!determinize_weighted(h, seat, sp, g, bid_weight, &world))
             break;
         uint64_t seed = rng_next(g); /* the same playout stream for every action */
@@ -1187,8 +1193,9 @@ uint64_t evaluate_actions(const Hand *h, int worlds, int policy, Rng *g, double 
         }
     }
     for (uint64_t m = legal; m; m &= m - 1)
-        means[__builtin_ctzll(m)] /= worlds > 0 ? worlds : 1;
+        means[__builtin_ctzll(m)] /= k > 0 ? (double)k : 1.0;
     free(sp);
+    *done = k;
     return legal;
 }
 

@@ -120,12 +120,15 @@ int determinize(const Hand *h, int seat, const Sampler *sp, Rng *g, Hand *out);
 int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, double bid_weight, Hand *out);
 
 /* Flat Monte Carlo: for each legal action of the seat to act, the mean over
- * `worlds` determinizations (the same worlds for every action, weighted by
- * the auction with bid_weight) of its team's hand score minus the other
- * team's, after the action and `policy` play to the end. means[a] for each
- * legal action a; returns the legal mask. */
-uint64_t evaluate_actions(const Hand *h, int worlds, int policy, Rng *g, double bid_weight,
-                          double means[NUM_ACTIONS]);
+ * determinizations (the same worlds for every action, weighted by the
+ * auction with bid_weight) of its team's hand score minus the other
+ * team's, after the action and `policy` play to the end. Stops after
+ * `worlds` worlds (if > 0) or once time_budget seconds have passed (if > 0),
+ * after at least one world; the worlds are one stream from g, as in
+ * solver_pimc. means[a] for each legal action a, *done the number of
+ * worlds; returns the legal mask. */
+uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int policy, Rng *g,
+                          double bid_weight, double means[NUM_ACTIONS], int64_t *done);
 
 /* PIMC: each legal card's double-dummy value for the team to act, summed
  * into sums[card] over worlds drawn for the seat to act (sp prepared for

@@ -97,16 +97,20 @@ class GreedyBot:
 class MonteCarloBot:
     """Flat Monte Carlo with greedy rollouts, and PIMC double-dummy play in
     the endgame; ``bid_weight`` below 1 weighs the worlds by the auction
-    (see :meth:`balout.search.Sampler.hands`)."""
+    (see :meth:`balout.search.Sampler.hands`).
 
-    def __init__(self, worlds: int = 200, endgame_tricks: int = 3, endgame_worlds: int = 20,
-                 seed: int = 0, name: str = "montecarlo", bid_weight: float = 1.0) -> None:
-        if worlds < 1 or endgame_worlds < 1 or not 0 <= endgame_tricks <= 8:
-            raise OptionError("worlds and endgame_worlds must be >= 1, endgame_tricks 0..8")
+    Budget per decision: ``worlds`` (flat Monte Carlo) or ``endgame_worlds``
+    (PIMC) worlds, None for no limit, and/or ``time_budget`` seconds; the
+    first reached stops the search, after at least one world. With world
+    budgets alone the bot is deterministic under its seed."""
+
+    def __init__(self, worlds: Optional[int] = 200, endgame_tricks: int = 3, endgame_worlds: Optional[int] = 20,
+                 seed: int = 0, name: str = "montecarlo", bid_weight: float = 1.0,
+                 time_budget: Optional[float] = None) -> None:
+        self.worlds, self.time_budget = _check_budget(worlds, time_budget)
+        self.endgame_worlds, _ = _check_budget(endgame_worlds, time_budget)
+        self.endgame_tricks = _check_int("endgame_tricks", endgame_tricks, 0, 8)
         self.bid_weight = _check_weight(bid_weight)
-        self.worlds = worlds
-        self.endgame_tricks = endgame_tricks
-        self.endgame_worlds = endgame_worlds
         self.seed = seed
         self.name = name
         self._solver: Optional[_core.DoubleDummy] = None
@@ -119,9 +123,9 @@ class MonteCarloBot:
         if state.phase == "play" and 8 - state.tricks_played <= self.endgame_tricks:
             if self._solver is None:
                 self._solver = _core.DoubleDummy(16)
-            mask, sums, _ = self._solver.pimc(state, self.endgame_worlds, seed, self.bid_weight)
+            mask, sums, _ = self._solver.pimc(state, self.endgame_worlds, seed, self.bid_weight, self.time_budget)
             return _best({c: sums[c] for c in legal})
-        return _best(_core.mc_evaluate(state, self.worlds, GREEDY, seed, self.bid_weight))
+        return _best(_core.mc_evaluate(state, self.worlds, GREEDY, seed, self.bid_weight, self.time_budget))
 
 
 class PIMCBot:
@@ -130,10 +134,10 @@ class PIMCBot:
     information set; bids and doubling by flat Monte Carlo. Early in the hand
     a double-dummy solve can take a second or more.
 
-    Budget per card: ``worlds`` deals (None: no limit) and/or
-    ``time_budget`` seconds (None: no limit), the first reached stopping the
-    search after at least one deal. With ``worlds`` alone the bot is
-    deterministic under its seed."""
+    Budget per decision: ``worlds`` deals for a card (None: no limit) or
+    ``bid_worlds`` for a bid, and/or ``time_budget`` seconds (None: no
+    limit), the first reached stopping the search after at least one deal.
+    With world budgets alone the bot is deterministic under its seed."""
 
     def __init__(self, worlds: Optional[int] = 20, bid_worlds: int = 300, seed: int = 0, name: str = "pimc",
                  time_budget: Optional[float] = None) -> None:
@@ -150,12 +154,13 @@ class PIMCBot:
         if state.phase == "play":
             _, sums, _ = self._solver.pimc(state, self.worlds, seed, 1.0, self.time_budget)
             return _best({c: sums[c] for c in legal})
-        return _best(_core.mc_evaluate(state, self.bid_worlds, GREEDY, seed))
+        return _best(_core.mc_evaluate(state, self.bid_worlds, GREEDY, seed, 1.0, self.time_budget))
 
 
 class ISMCTSBot:
     """Information-set MCTS (native, greedy playouts) in the play; bids and
-    doubling by flat Monte Carlo. Budget: iterations and/or seconds."""
+    doubling by flat Monte Carlo over ``bid_worlds`` worlds. Budget per
+    decision: iterations (worlds for bids) and/or ``time_budget`` seconds."""
 
     def __init__(self, iterations: int = 20_000, time_budget: Optional[float] = None,
                  bid_worlds: int = 300, seed: int = 0, name: str = "ismcts") -> None:
@@ -171,7 +176,7 @@ class ISMCTSBot:
         seed = _public_seed(self.seed, state)
         if state.phase in ("play", "declare"):
             return self._search.search(state, seed)["action"]
-        return _best(_core.mc_evaluate(state, self.bid_worlds, GREEDY, seed))
+        return _best(_core.mc_evaluate(state, self.bid_worlds, GREEDY, seed, 1.0, self._search.time_budget))
 
 
 class CheatBot:
