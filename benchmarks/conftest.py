@@ -32,6 +32,12 @@ def record_rate(benchmark, name: str, units: float, unit: str) -> None:
 
 
 @pytest.fixture
+def full(request):
+    """True when the timings are real (not --benchmark-disable)."""
+    return not request.config.getoption("benchmark_disable")
+
+
+@pytest.fixture
 def rate():
     """record_rate(benchmark, name, units, unit), as a fixture for the tests."""
     return record_rate

@@ -36,11 +36,6 @@ LINES: list = []
 
 
 @pytest.fixture
-def full(request):
-    return not request.config.getoption("benchmark_disable")
-
-
-@pytest.fixture
 def say(capsys):
     """Print a report line past the output capture (and keep it in LINES)."""
     def write(line: str) -> None:

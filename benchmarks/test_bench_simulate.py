@@ -38,12 +38,6 @@ VARIANTS = ("balout", "belote", "baloot")
 RANDOM, GREEDY = 0, 1
 
 
-@pytest.fixture
-def full(request):
-    """True when the timings are real (not --benchmark-disable)."""
-    return not request.config.getoption("benchmark_disable")
-
-
 def size(full: bool, n: int, small: int = 2_000) -> int:
     return n if full else small
 
