@@ -1156,6 +1156,8 @@ uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int
     const double deadline = timed ? clock_seconds() + time_budget : 0;
     int64_t k = 0;
     *done = 0;
+    if (worlds <= 0 && !timed)
+        worlds = 1; /* no budget at all: one world rather than no end */
     int seat = h->to_act, team = seat & 1;
     uint64_t legal = hand_legal(h);
     for (int a = 0; a < NUM_ACTIONS; a++)
@@ -1215,6 +1217,8 @@ int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double 
     Hand world;
     int64_t n = 0;
     *legal = 0;
+    if (max_worlds <= 0 && !timed)
+        max_worlds = 1; /* no budget at all: one world rather than no end */
     while (max_worlds <= 0 || n < max_worlds) {
         if (timed && n > 0 && clock_seconds() >= deadline)
             break;

@@ -125,8 +125,8 @@ int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, dou
  * team's, after the action and `policy` play to the end. Stops after
  * `worlds` worlds (if > 0) or once time_budget seconds have passed (if > 0),
  * after at least one world; the worlds are one stream from g, as in
- * solver_pimc. means[a] for each legal action a, *done the number of
- * worlds; returns the legal mask. */
+ * solver_pimc (with neither budget, one world). means[a] for each legal
+ * action a, *done the number of worlds; returns the legal mask. */
 uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int policy, Rng *g,
                           double bid_weight, double means[NUM_ACTIONS], int64_t *done);
 
@@ -134,8 +134,9 @@ uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int
  * into sums[card] over worlds drawn for the seat to act (sp prepared for
  * it; weighted by the auction with bid_weight). Stops after max_worlds
  * worlds (if > 0) or once time_budget seconds have passed (if > 0), after
- * at least one world. The worlds are one stream from g, so a run stopped
- * by the clock after n worlds sums what a run of max_worlds = n sums.
+ * at least one world (with neither budget, one world). The worlds are one
+ * stream from g, so a run stopped by the clock after n worlds sums what a
+ * run of max_worlds = n sums.
  * Returns the number of worlds; *legal gets the legal cards. */
 int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double bid_weight,
                     int64_t max_worlds, double time_budget, double sums[NCARDS], uint32_t *legal);
