@@ -559,3 +559,30 @@ def test_fuzz_garbage_in_records(variant):
         except Exception as e:  # noqa: BLE001
             crashes.setdefault(type(e).__name__, (repr(bad)[:60], str(e)[:120]))
     assert not crashes, f"non-balout exceptions: {crashes}"
+
+
+def test_native_entry_points_refuse_none_where_a_hand_or_a_buffer_belongs():
+    """The extension's typed arguments reject None themselves (a None there
+    would be read as a hand or a buffer: memory that is neither)."""
+    from balout import _core
+    from balout.rules import resolve
+    rules = resolve("belote", None)[2]
+    calls = [lambda: _core.policy_action(None, 1, 0), lambda: _core.hand_row(None),
+             lambda: _core.information_set(None, 0), lambda: _core.WorldSampler(None, 0),
+             lambda: _core.DoubleDummy().value(None), lambda: _core.DoubleDummy().moves(None),
+             lambda: _core.DoubleDummy().reaches(None, 0, 80), lambda: _core.DoubleDummy().pimc(None, 3),
+             lambda: _core.mc_evaluate(None, 3, 1, 0), lambda: _core.bruteforce_value(None),
+             lambda: _core.ISMCTS().search(None, 1)]
+    for call in calls:
+        with pytest.raises(TypeError):
+            call()
+    policies = np.zeros(4, np.int8)
+    out = np.zeros(2, np.int32)
+    for call in (lambda: _core.sim_chunk(None, policies, 1, 0, 5),
+                 lambda: _core.sim_matches_chunk(None, policies, 1, 0, np.zeros(2, np.int8), out, out, out, 9)):
+        with pytest.raises(TypeError):
+            call()
+    for call in (lambda: _core.sim_chunk(rules, None, 1, 0, 5),
+                 lambda: _core.sim_matches_chunk(rules, policies, 1, 0, None, out, out, out, 9)):
+        with pytest.raises(TypeError):
+            call()

@@ -763,6 +763,15 @@ def test_pimc_rejects_bad_budgets_and_leaves_the_state_alone():
     assert s.to_record() == before
 
 
+def test_search_entry_points_refuse_what_is_not_a_state():
+    for bad in (None, "JH", 3):
+        for call in (lambda: information_set(bad, 0), lambda: Sampler(bad, 0), lambda: Solver().value(bad),
+                     lambda: Solver().moves(bad), lambda: Solver().reaches(bad, 0, 80),
+                     lambda: Solver().pimc(bad, 3), lambda: Solver().solve(bad), lambda: solve(bad)):
+            with pytest.raises(BaloutError, match="expected a balout State, not"):
+                call()
+
+
 def test_flat_monte_carlo_budgets():
     for s in (State("belote", seed=8), positions("baloot", 1, 20, 24, seed0=3)[0]):
         # a clock already past after the first world stops there: exactly one world

@@ -50,7 +50,7 @@ cdef class HandState:
     views and records. Actions are integers (0..31 cards, 32.. decisions).
     """
 
-    def _setup(self, str variant, object options, tuple rules, bytes deck,
+    def _setup(self, str variant, object options, tuple rules not None, bytes deck not None,
                int dealer, int score0, int score1, int pot):
         # callers (balout.State) validate every argument first
         cdef Rules r = make_rules(rules)
@@ -347,7 +347,7 @@ cdef class DeckStream:
         return rng_below(&self.g, n)
 
 
-def declarations_of(uint32_t cards, tuple rules, int kind, int trump):
+def declarations_of(uint32_t cards, tuple rules not None, int kind, int trump):
     """(value, key, used cards) of the best declaration set of a hand."""
     cdef Rules r = make_rules(rules)
     cdef Decl d
@@ -376,8 +376,8 @@ AGGREGATE_FIELDS = sizeof(Aggregate) // 8
 POLICY_COUNT = NUM_POLICIES
 
 
-def sim_chunk(tuple rules, const int8_t[::1] policies, uint64_t key, uint64_t start, int64_t n,
-              unsigned char[::1] rows=None, int64_t[::1] agg=None):
+def sim_chunk(tuple rules not None, const int8_t[::1] policies not None, uint64_t key, uint64_t start,
+              int64_t n, unsigned char[::1] rows=None, int64_t[::1] agg=None):
     """Simulate hands [start, start+n) without the GIL.
 
     rows: a buffer of n * HAND_ROW_SIZE bytes (or None); agg: an int64 buffer
@@ -400,9 +400,9 @@ def sim_chunk(tuple rules, const int8_t[::1] policies, uint64_t key, uint64_t st
         sim_hands(&r, &policies[0], key, start, n, rp, ap)
 
 
-def sim_matches_chunk(tuple rules, const int8_t[::1] policies, uint64_t key, uint64_t start,
-                      int8_t[::1] winner, int32_t[::1] nhands, int32_t[::1] score0,
-                      int32_t[::1] score1, int32_t max_hands):
+def sim_matches_chunk(tuple rules not None, const int8_t[::1] policies not None, uint64_t key,
+                      uint64_t start, int8_t[::1] winner not None, int32_t[::1] nhands not None,
+                      int32_t[::1] score0 not None, int32_t[::1] score1 not None, int32_t max_hands):
     """Simulate whole matches [start, start+len(winner)) without the GIL."""
     cdef Rules r = make_rules(rules)
     cdef int64_t n = winner.shape[0]
@@ -417,8 +417,8 @@ def sim_matches_chunk(tuple rules, const int8_t[::1] policies, uint64_t key, uin
                     &score1[0], max_hands)
 
 
-def sim_hand_state(HandState state, const int8_t[::1] policies, uint64_t key, uint64_t index,
-                   int dealer, int score0=0, int score1=0, int pot=0):
+def sim_hand_state(HandState state not None, const int8_t[::1] policies not None, uint64_t key,
+                   uint64_t index, int dealer, int score0=0, int score1=0, int pot=0):
     """Replay hand `index` of a run into `state` (already set up with the run's rules)."""
     cdef Rules r = state.h.rules
     if policies.shape[0] != 4:
@@ -427,7 +427,7 @@ def sim_hand_state(HandState state, const int8_t[::1] policies, uint64_t key, ui
     return state
 
 
-def policy_action(HandState state, int policy, uint64_t seed):
+def policy_action(HandState state not None, int policy, uint64_t seed):
     """The action a native policy picks in this state (seeded for `random`)."""
     cdef Rng g
     if not 0 <= policy < NUM_POLICIES:
@@ -451,7 +451,7 @@ cdef class HandStream:
     def deck(self):
         return bytes(self.deck_ids[:32])
 
-    def act(self, HandState state, int policy):
+    def act(self, HandState state not None, int policy):
         """The action native policy `policy` picks for the seat to act."""
         if not 0 <= policy < NUM_POLICIES:
             raise ValueError(f"policy ids are 0..{NUM_POLICIES - 1}")
@@ -460,7 +460,7 @@ cdef class HandStream:
         return policy_act(&state.h, policy, &self.g)
 
 
-def hand_row(HandState state):
+def hand_row(HandState state not None):
     """The simulation row of a finished hand (see balout.simulate.HAND_DTYPE)."""
     cdef HandRow row
     row_of(&state.h, &row)
@@ -479,7 +479,7 @@ cdef int _check_play(HandState state) except -1:
     return 0
 
 
-def information_set(HandState state, int seat):
+def information_set(HandState state not None, int seat):
     """What `seat` knows of the hidden cards: dict of masks and counts."""
     cdef InfoSet info
     if not 0 <= seat < 4:
@@ -498,7 +498,7 @@ cdef class WorldSampler:
     cdef HandState base
     cdef readonly int seat
 
-    def __cinit__(self, HandState state, int seat):
+    def __cinit__(self, HandState state not None, int seat):
         cdef InfoSet info
         if not 0 <= seat < 4:
             raise ValueError("seat must be 0..3")
@@ -584,7 +584,7 @@ cdef class DoubleDummy:
         solver_clear(&self.s)
         self.busy = False
 
-    def value(self, HandState state):
+    def value(self, HandState state not None):
         cdef int v
         _check_play(state)
         self._enter()
@@ -595,7 +595,7 @@ cdef class DoubleDummy:
             self.busy = False
         return v
 
-    def moves(self, HandState state):
+    def moves(self, HandState state not None):
         """{card id: value} for every legal card of the seat to act."""
         cdef int16_t values[32]
         cdef uint32_t legal
@@ -608,7 +608,7 @@ cdef class DoubleDummy:
             self.busy = False
         return {c: values[c] for c in range(32) if legal >> c & 1}
 
-    def reaches(self, HandState state, int team, int target):
+    def reaches(self, HandState state not None, int team, int target):
         """Can `team` end the hand with at least `target` card points?"""
         cdef int r
         _check_play(state)
@@ -622,7 +622,8 @@ cdef class DoubleDummy:
             self.busy = False
         return bool(r)
 
-    def pimc(self, HandState state, worlds=20, uint64_t seed=0, double bid_weight=1.0, time_budget=None):
+    def pimc(self, HandState state not None, worlds=20, uint64_t seed=0, double bid_weight=1.0,
+             time_budget=None):
         """Sum over sampled deals (from the view of the seat to act) of each
         legal card's double-dummy value: (legal mask, sums[32], worlds).
 
@@ -677,7 +678,8 @@ def _check_bid_weight(double bid_weight):
         raise ValueError(f"bid_weight must be in 0..1, got {bid_weight!r}")
 
 
-def mc_evaluate(HandState state, worlds, int policy, uint64_t seed, double bid_weight=1.0, time_budget=None):
+def mc_evaluate(HandState state not None, worlds, int policy, uint64_t seed, double bid_weight=1.0,
+                time_budget=None):
     """Flat Monte Carlo from the view of the seat to act: {action: mean of its
     team's hand score minus the other's} over determinizations, each action
     followed by native `policy` play to the end (same worlds for all).
@@ -707,7 +709,7 @@ def mc_evaluate(HandState state, worlds, int policy, uint64_t seed, double bid_w
     return {a: means[a] for a in range(50) if legal >> a & 1}
 
 
-def bruteforce_value(HandState state):
+def bruteforce_value(HandState state not None):
     """Plain minimax of the play (no pruning): the reference for tests."""
     _check_play(state)
     return solver_bruteforce(&state.h)

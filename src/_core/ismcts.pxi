@@ -145,7 +145,7 @@ cdef class ISMCTS:
                 f"bid_weight={self.bid_weight!r})")
 
     @staticmethod
-    def scale(HandState state):
+    def scale(HandState state not None):
         """Points of hand-score difference per unit of reward in this hand."""
         return ismcts_scale(&state.h)
 

@@ -60,7 +60,7 @@ class InformationSet:
 def information_set(state: State, seat: int) -> InformationSet:
     """The information set of ``seat`` in ``state``."""
     seat = _check_int("seat", seat, 0, 3)
-    d = _core.information_set(state, seat)
+    d = _core.information_set(_check_state(state), seat)
     return InformationSet(seat, CardSet.from_mask(d["own"]), CardSet.from_mask(d["unseen"]),
                           d["count"], tuple(CardSet.from_mask(m) for m in d["known"]),
                           tuple(CardSet.from_mask(m) for m in d["forbidden"]),
@@ -82,7 +82,7 @@ class Sampler:
     in the stock."""
 
     def __init__(self, state: State, seat: int) -> None:
-        self.state = state
+        self.state = _check_state(state)
         self.seat = _check_int("seat", seat, 0, 3)
         self._native = _core.WorldSampler(state, self.seat)
 
@@ -128,6 +128,12 @@ def _check_budget(worlds, time_budget) -> Tuple[Optional[int], Optional[float]]:
     return worlds, time_budget
 
 
+def _check_state(state) -> State:
+    if not isinstance(state, State):
+        raise BaloutError(f"expected a balout State, not {type(state).__name__}")
+    return state
+
+
 class Solver:
     """Exact double-dummy solver (every card visible) of the play.
 
@@ -147,15 +153,15 @@ class Solver:
 
     def value(self, state: State) -> int:
         """Final card points of the team to act."""
-        return self._native.value(state)
+        return self._native.value(_check_state(state))
 
     def moves(self, state: State) -> Dict[Card, int]:
         """Value (for the team to act) of each legal card."""
-        return {Card(c): v for c, v in self._native.moves(state).items()}
+        return {Card(c): v for c, v in self._native.moves(_check_state(state)).items()}
 
     def reaches(self, state: State, team: int, target: int) -> bool:
         """Threshold mode: can ``team`` end with at least ``target`` card points?"""
-        return self._native.reaches(state, _check_int("team", team, 0, 1),
+        return self._native.reaches(_check_state(state), _check_int("team", team, 0, 1),
                                     _check_int("target", target, -1000, 1000))
 
     def solve(self, state: State) -> dict:
@@ -177,7 +183,7 @@ class Solver:
         ``worlds=n`` gives, and a search with no time budget depends on the
         seed only. Returns ``{"seat", "worlds": n, "moves": {card: mean}}``."""
         worlds, time_budget = _check_budget(worlds, time_budget)
-        legal, sums, n = self._native.pimc(state, worlds, int(seed) & 0xFFFFFFFFFFFFFFFF,
+        legal, sums, n = self._native.pimc(_check_state(state), worlds, int(seed) & 0xFFFFFFFFFFFFFFFF,
                                            _check_weight(bid_weight), time_budget)
         return {"seat": state.to_act, "worlds": n,
                 "moves": {card_name(c): float(sums[c]) / n for c in range(32) if legal >> c & 1}}
@@ -188,8 +194,7 @@ _local = threading.local()   # a solver searches in one thread at a time: one pe
 
 def solve(state: State) -> dict:
     """Double-dummy value of the position and of each legal card (see Solver.solve)."""
-    if not isinstance(state, State):
-        raise BaloutError(f"solve takes a State, not {type(state).__name__}")
+    _check_state(state)
     solver = getattr(_local, "solver", None)
     if solver is None:
         solver = _local.solver = Solver()
