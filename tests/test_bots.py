@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from balout import OptionError, State, _core
+from balout import BaloutError, OptionError, State, _core
 from balout.arena import arena, play_match
 from balout.bots import BOTS, LEVELS, MonteCarloBot, PIMCBot, make_bot
 from balout.cards import card_name
@@ -144,6 +144,17 @@ def test_monte_carlo_bot_with_a_time_budget_acts_legally_in_every_phase():
                    dict(endgame_tricks=9), dict(worlds=3, time_budget="fast")):
         with pytest.raises(OptionError):
             MonteCarloBot(**kwargs)
+
+
+@pytest.mark.parametrize("level", BOTS)
+def test_bots_refuse_what_is_not_a_hand_in_progress(level):
+    bot = make_bot(level, seed=1)
+    done = State("belote", seed=6)
+    while not done.is_terminal():
+        done.apply_action(done.legal_actions()[0])
+    for bad, word in ((None, "not NoneType"), ("JH", "not str"), (done, "the hand is over")):
+        with pytest.raises(BaloutError, match=word):
+            bot.act(bad)
 
 
 def test_hard_reads_the_auction():

@@ -37,7 +37,7 @@ from typing import Callable, Dict, Optional, Protocol
 import numpy as np
 
 from . import _core
-from .errors import OptionError
+from .errors import BaloutError, OptionError
 from .search import _check_budget, _check_weight
 from .state import State, _check_int
 
@@ -66,6 +66,15 @@ def _public_seed(seed: int, state: State) -> int:
     return int.from_bytes(h.digest(), "little")
 
 
+def _legal(state) -> list:
+    """The legal actions of the seat to act, once the bot is known to hold a hand in progress."""
+    if not isinstance(state, State):
+        raise BaloutError(f"a bot acts on a balout State, not {type(state).__name__}")
+    if state.is_terminal():
+        raise BaloutError("the hand is over: there is no action to choose")
+    return state.legal_actions()
+
+
 def _best(values: Dict[int, float]) -> int:
     best = max(values.values())
     return min(a for a, v in values.items() if v >= best - 1e-9)
@@ -78,8 +87,8 @@ class RandomBot:
         self.seed = seed
 
     def act(self, state: State) -> int:
-        rng = _random.Random(_public_seed(self.seed, state))
-        return rng.choice(state.legal_actions())
+        legal = _legal(state)
+        return _random.Random(_public_seed(self.seed, state)).choice(legal)
 
 
 class GreedyBot:
@@ -91,6 +100,7 @@ class GreedyBot:
         self.seed = seed
 
     def act(self, state: State) -> int:
+        _legal(state)
         return _core.policy_action(state, GREEDY, _public_seed(self.seed, state))
 
 
@@ -116,7 +126,7 @@ class MonteCarloBot:
         self._solver: Optional[_core.DoubleDummy] = None
 
     def act(self, state: State) -> int:
-        legal = state.legal_actions()
+        legal = _legal(state)
         if len(legal) == 1:
             return legal[0]
         seed = _public_seed(self.seed, state)
@@ -147,7 +157,7 @@ class PIMCBot:
         self._solver = _core.DoubleDummy(18)
 
     def act(self, state: State) -> int:
-        legal = state.legal_actions()
+        legal = _legal(state)
         if len(legal) == 1:
             return legal[0]
         seed = _public_seed(self.seed, state)
@@ -170,7 +180,7 @@ class ISMCTSBot:
         self.bid_worlds, self.seed, self.name = bid_worlds, seed, name
 
     def act(self, state: State) -> int:
-        legal = state.legal_actions()
+        legal = _legal(state)
         if len(legal) == 1:
             return legal[0]
         seed = _public_seed(self.seed, state)
@@ -189,7 +199,7 @@ class CheatBot:
         self._solver = _core.DoubleDummy(18)
 
     def act(self, state: State) -> int:
-        legal = state.legal_actions()
+        legal = _legal(state)
         if len(legal) == 1:
             return legal[0]
         if state.phase == "play":
