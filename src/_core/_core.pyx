@@ -640,7 +640,8 @@ cdef class DoubleDummy:
         cdef int64_t cap, done
         cdef double budget
         _check_play(state)
-        cap, budget = _check_budget(worlds, time_budget, bid_weight)
+        _check_bid_weight(bid_weight)
+        cap, budget = _check_budget(worlds, time_budget)
         sums = np.zeros(32, np.float64)
         cdef double[::1] acc = sums
         sp = <Sampler *>malloc(sizeof(Sampler))
@@ -663,9 +664,8 @@ cdef class DoubleDummy:
         return legal, sums, done
 
 
-cdef tuple _check_budget(object worlds, object time_budget, double bid_weight):
+cdef tuple _check_budget(object worlds, object time_budget):
     """(world cap, seconds) for solver_pimc and evaluate_actions, 0 meaning none."""
-    _check_bid_weight(bid_weight)
     if worlds is None and time_budget is None:
         raise ValueError("give a number of worlds, a time budget, or both")
     cap = 0 if worlds is None else _arg_int("worlds", worlds, 1, 1 << 40)
@@ -700,7 +700,8 @@ def mc_evaluate(HandState state not None, worlds, int policy, uint64_t seed, dou
     if state.h.phase == PHASE_DONE:
         from balout.errors import BaloutError
         raise BaloutError("the hand is over")
-    cap, budget = _check_budget(worlds, time_budget, bid_weight)
+    _check_bid_weight(bid_weight)
+    cap, budget = _check_budget(worlds, time_budget)
     if not 0 <= policy < NUM_POLICIES:
         raise ValueError(f"policy ids are 0..{NUM_POLICIES - 1}")
     rng_seed(&g, seed)
