@@ -1047,6 +1047,23 @@ def test_short_endings_under_every_rule_option():
     assert n == 4 * 5 * 12
 
 
+def test_twin_cards_keep_values_exact_under_every_rule_option():
+    """3-4 tricks left, where the search skips a card whose twin (same suit
+    and hand, no present card between them) already bounds it: the value
+    and each card's value against brute force, for every contract and
+    legality option."""
+    solver = Solver()
+    n = 0
+    for k, (variant, kind) in enumerate(CONTRACTS):
+        for j, opts in enumerate(RULE_OPTIONS):
+            for s in positions(variant, 3, 12, 16, kind=kind, options=opts, seed0=30_000 + 100 * (5 * k + j)):
+                assert solver.value(s) == _core.bruteforce_value(s), s.to_record()
+                for c, v in solver.moves(s).items():
+                    assert v == child_value_for_parent(s, int(c)), (s.to_record(), card_name(c))
+                n += 1
+    assert n == 4 * 5 * 3
+
+
 def test_small_table_forces_replacements_without_changing_values(endings, brute):
     solver = Solver(table_bits=10)
     for s, b in zip(endings, brute):

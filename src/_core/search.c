@@ -747,6 +747,40 @@ static int quick_points(const Ctx *X, const Node *n)
     return pts;
 }
 
+/* Twin cards: two cards of one suit in one hand with no present card
+ * between them in the suit's order. The games after either are the same up
+ * to swapping the two (each compares alike with every other card, so the
+ * legal cards and the tricks' winners are the same), and the two cards'
+ * points land in tricks the same sides win: the values differ by at most
+ * the difference of their points. Returns 1 if a twin of c among the cards
+ * tried before it (tried[j] of value v[j]) shows that c fails the window
+ * (at most alpha for the maximizing side, at least beta for the other),
+ * with *bound the twin's bound on c. */
+static inline int twin_fails(const Ctx *X, const Node *n, int c, const int8_t *tried, const int *v, int ntried,
+                             int maxing, int alpha, int beta, int *bound)
+{
+    int ti = X->ti;
+    uint32_t sc = STRONGER[ti][c], present = 0;
+    for (int j = 0; j < ntried; j++) {
+        int d = tried[j];
+        if (SUIT_OF(d) != SUIT_OF(c))
+            continue;
+        if (!present)
+            present = node_present(n);
+        uint32_t sd = STRONGER[ti][d];
+        uint32_t between = (sc >> d & 1) ? sc & ~sd & ~BIT(d) : sd & ~sc & ~BIT(c);
+        if (present & between)
+            continue;
+        int gap = abs(CARD_POINTS[ti][c] - CARD_POINTS[ti][d]);
+        int b = maxing ? v[j] + gap : v[j] - gap;
+        if (maxing ? b <= alpha : b >= beta) {
+            *bound = b;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Fail-soft alpha-beta on team 0's final points, with the table holding
    bounds on team 0's future points at trick starts. */
 static int ab(const Ctx *X, const Node *n, int alpha, int beta)
@@ -816,10 +850,21 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
         count = order_moves(X, n, distinct_moves(n, X->trump, legal), best, order);
     }
     int value = maxing ? -1 : 1 << 20, chosen = -1;
+    /* twins are worth checking where subtrees are large */
+    int twins = n->ntricks <= NTRICKS - 3;
+    int8_t tried[8];
+    int tried_v[8];
     for (int i = 0; i < count; i++) {
-        Node k;
-        node_play(X, n, order[i], &k);
-        int v = ab(X, &k, alpha, beta);
+        int v;
+        if (!(twins && i > 0 && twin_fails(X, n, order[i], tried, tried_v, i, maxing, alpha, beta, &v))) {
+            Node k;
+            node_play(X, n, order[i], &k);
+            v = ab(X, &k, alpha, beta);
+        }
+        if (twins) {
+            tried[i] = order[i];
+            tried_v[i] = v;
+        }
         if (maxing) {
             if (v > value) {
                 value = v;
