@@ -1047,11 +1047,12 @@ def test_short_endings_under_every_rule_option():
     assert n == 4 * 5 * 12
 
 
-def test_twin_cards_keep_values_exact_under_every_rule_option():
+def test_twin_cards_and_shapes_keep_values_exact_under_every_rule_option():
     """3-4 tricks left, where the search skips a card whose twin (same suit
-    and hand, no present card between them) already bounds it: the value
-    and each card's value against brute force, for every contract and
-    legality option."""
+    and hand, no present card between them) already bounds it, and a trick
+    start that a searched position of the same shape bounds: the value and
+    each card's value against brute force, for every contract and legality
+    option."""
     solver = Solver()
     n = 0
     for k, (variant, kind) in enumerate(CONTRACTS):

@@ -296,9 +296,13 @@ void sampler_world(const Sampler *sp, Rng *g, const Hand *h, Hand *out)
 
 static void ztables_init(void);
 
+#define SHAPE_BITS 16
+
 int solver_init(Solver *s, int table_bits)
 {
     ztables_init();
+    s->table = NULL;
+    s->shapes = NULL;
     if (table_bits < 10)
         table_bits = 10;
     if (table_bits > 26)
@@ -310,6 +314,16 @@ int solver_init(Solver *s, int table_bits)
         return -1;
     memset(s->table, 0, n * sizeof(TTEntry));
     s->mask = (uint32_t)(n - 1);
+    /* small: it is probed on the main table's misses only, and stays in cache */
+    size_t ns = (size_t)1 << (table_bits < SHAPE_BITS ? table_bits : SHAPE_BITS);
+    s->shapes = (ShapeEntry *)aligned_alloc(64, ns * sizeof(ShapeEntry));
+    if (!s->shapes) {
+        free(s->table);
+        s->table = NULL;
+        return -1;
+    }
+    memset(s->shapes, 0, ns * sizeof(ShapeEntry));
+    s->shape_mask = (uint32_t)(ns - 1);
     s->stamp = 1;
     s->nodes = 0;
     memset(&s->rules, 0, sizeof s->rules);
@@ -321,13 +335,16 @@ int solver_init(Solver *s, int table_bits)
 void solver_free(Solver *s)
 {
     free(s->table);
+    free(s->shapes);
     s->table = NULL;
+    s->shapes = NULL;
 }
 
 void solver_clear(Solver *s)
 {
     if (++s->stamp == 0) { /* wrapped: really wipe */
         memset(s->table, 0, ((size_t)s->mask + 1) * sizeof(TTEntry));
+        memset(s->shapes, 0, ((size_t)s->shape_mask + 1) * sizeof(ShapeEntry));
         s->stamp = 1;
     }
 }
@@ -402,6 +419,7 @@ static const int8_t ORDER[2][8] = {
 static uint8_t ZRED[8][8];   /* [present group bits][legal group bits] -> redundant */
 static uint8_t ZCOMP[8][8];  /* [present][held] -> held bits packed to the bottom */
 static uint8_t ZNTH[8][8];   /* [present][i] -> bit index of the i-th present bit */
+static uint8_t SHAPE_PACK[2][256][256]; /* [trump suit?][present][held] -> held on relative ranks */
 static int ztables_ready;
 
 static void ztables_init(void)
@@ -430,6 +448,19 @@ static void ztables_init(void)
             ZCOMP[p][l] = (uint8_t)comp;
         }
     }
+    for (int t = 0; t < 2; t++)
+        for (int p = 0; p < 256; p++)
+            for (int h = 0; h < 256; h++) {
+                int k = 0, out = 0;
+                for (int r = 0; r < 8; r++) {
+                    int b = ORDER[t][r];
+                    if (p >> b & 1) {
+                        out |= (h >> b & 1) << k;
+                        k++;
+                    }
+                }
+                SHAPE_PACK[t][p][h] = (uint8_t)out;
+            }
     ztables_ready = 1;
 }
 
@@ -747,6 +778,84 @@ static int quick_points(const Ctx *X, const Node *n)
     return pts;
 }
 
+/* Shapes. Two trick starts of one shape (the same seat leads, and the k-th
+ * strongest present card of each suit is in the same hand in both) play
+ * alike: every comparison between cards, so every legal set and trick
+ * winner, is the same. Each card's points land with the side that wins its
+ * trick, so their future points differ by at most the sum over the k-th
+ * cards of the difference of their points: bounds on one position, widened
+ * by that, bound the other. */
+static inline void shape_key(const Ctx *X, const Node *n, uint32_t present, uint64_t *lo, uint64_t *hi)
+{
+    uint32_t h[4] = {0, 0, 0, 0};
+    for (int s = 0; s < 4; s++) {
+        int p = (present >> (8 * s)) & 0xFF;
+        if (!p)
+            continue;
+        const uint8_t *pack = SHAPE_PACK[s == X->trump][p];
+        for (int i = 0; i < 4; i++)
+            h[i] |= (uint32_t)pack[(n->hand[i] >> (8 * s)) & 0xFF] << (8 * s);
+    }
+    *lo = h[0] | (uint64_t)h[1] << 32;
+    *hi = h[2] | (uint64_t)h[3] << 32;
+}
+
+/* the difference in points between two sets of present cards of one shape */
+static inline int shape_gap(const Ctx *X, uint32_t a, uint32_t b)
+{
+    int gap = 0;
+    for (int s = 0; s < 4; s++) {
+        int pa = (a >> (8 * s)) & 0xFF, pb = (b >> (8 * s)) & 0xFF;
+        if (pa == pb)
+            continue;
+        const int8_t *order = ORDER[s == X->trump];
+        for (int ra = 0, rb = 0;; ra++, rb++) {
+            while (ra < 8 && !(pa >> order[ra] & 1))
+                ra++;
+            while (rb < 8 && !(pb >> order[rb] & 1))
+                rb++;
+            if (ra == 8 || rb == 8)
+                break;
+            gap += abs(CARD_POINTS[X->ti][8 * s + order[ra]] - CARD_POINTS[X->ti][8 * s + order[rb]]);
+        }
+    }
+    return gap;
+}
+
+/* a card as suit * 8 + its rank among the present cards of its suit, and back */
+static inline int shape_card(const Ctx *X, uint32_t present, int c)
+{
+    int s = SUIT_OF(c);
+    const int8_t *order = ORDER[s == X->trump];
+    for (int r = 0, k = 0; r < 8; r++) {
+        if (order[r] == RANK_OF(c))
+            return 8 * s + k;
+        k += present >> (8 * s + order[r]) & 1;
+    }
+    return -1;
+}
+
+static inline int shape_uncard(const Ctx *X, uint32_t present, int sc)
+{
+    if (sc < 0)
+        return -1;
+    int s = sc >> 3;
+    const int8_t *order = ORDER[s == X->trump];
+    for (int r = 0, k = 0; r < 8; r++)
+        if (present >> (8 * s + order[r]) & 1)
+            if (k++ == (sc & 7))
+                return 8 * s + order[r];
+    return -1;
+}
+
+static inline ShapeEntry *shape_slot(Solver *s, uint64_t lo, uint64_t hi, int leader)
+{
+    uint64_t x = (lo ^ (hi + (uint64_t)leader) * 0xC2B2AE3D27D4EB4Full) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 29;
+    x *= 0xD6E8FEB86659FD93ull;
+    return &s->shapes[(uint32_t)(x >> 32) & s->shape_mask];
+}
+
 /* Twin cards: two cards of one suit in one hand with no present card
  * between them in the suit's order. The games after either are the same up
  * to swapping the two (each compares alike with every other card, so the
@@ -795,6 +904,9 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
     if (p0 + rest <= alpha)
         return p0 + rest;
     TTEntry *e = NULL;
+    ShapeEntry *se = NULL;
+    uint64_t slo = 0, shi = 0;
+    uint32_t present = 0;
     int best = -1;
     uint8_t zp[4];
     uint64_t lo = 0, hi = 0;
@@ -819,7 +931,19 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
                 beta = u;
             best = decanon(e->best, X->trump, zp);
         } else {
-            /* not in the table: the leading side's quick tricks bound the
+            /* not in the table: a position of the same shape may bound it */
+            present = node_present(n);
+            shape_key(X, n, present, &slo, &shi);
+            se = shape_slot(S, slo, shi, n->leader);
+            if (se->stamp == S->stamp && se->lo == slo && se->hi == shi && se->leader == n->leader) {
+                int gap = shape_gap(X, se->present, present);
+                if (p0 + se->lower - gap >= beta)
+                    return p0 + se->lower - gap;
+                if (p0 + se->upper + gap <= alpha)
+                    return p0 + se->upper + gap;
+                best = shape_uncard(X, present, se->best);
+            }
+            /* the leading side's quick tricks bound the
                value from its side (after the probe: a hit is cheaper) */
             int q = quick_points(X, n);
             if ((n->leader & 1) == 0) {
@@ -896,6 +1020,16 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
         }
         if (chosen >= 0)
             e->best = (int8_t)canon_card(chosen, X->trump, zp);
+        if (se) { /* the shape's entry: this position, the last searched */
+            se->lo = slo;
+            se->hi = shi;
+            se->leader = n->leader;
+            se->stamp = S->stamp;
+            se->present = present;
+            se->lower = e->lower;
+            se->upper = e->upper;
+            se->best = (int8_t)(chosen >= 0 ? shape_card(X, present, chosen) : -1);
+        }
     }
     return value;
 }

@@ -75,9 +75,24 @@ typedef struct {
 } TTEntry;
 _Static_assert(sizeof(TTEntry) == 32, "two entries to a cache line");
 
+/* The shape of a trick start: who holds the k-th strongest present card of
+ * each suit (the hands packed to relative ranks) and who leads. Positions of
+ * one shape play alike; only their cards' points differ. */
+typedef struct {
+    uint64_t lo, hi;   /* the four hands on relative ranks */
+    uint32_t present;  /* the position's own cards, for the difference in points */
+    uint32_t stamp;
+    int16_t lower, upper; /* bounds on team 0's points from here, for these cards */
+    int8_t leader;
+    int8_t best;       /* best card as suit * 8 + relative rank, or -1 */
+} ShapeEntry;
+_Static_assert(sizeof(ShapeEntry) == 32, "two entries to a cache line");
+
 typedef struct {
     TTEntry *table;
     uint32_t mask;      /* table size - 1 (a power of two) */
+    ShapeEntry *shapes; /* one entry per shape, the last position searched */
+    uint32_t shape_mask;
     uint32_t stamp;     /* generation: entries of older generations are empty */
     Rules rules;        /* the entries are valid for one contract under one set of rules */
     int8_t kind, trump;
