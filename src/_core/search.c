@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* ------------------------------------------------------ information sets */
 
@@ -420,6 +423,7 @@ static uint8_t ZRED[8][8];   /* [present group bits][legal group bits] -> redund
 static uint8_t ZCOMP[8][8];  /* [present][held] -> held bits packed to the bottom */
 static uint8_t ZNTH[8][8];   /* [present][i] -> bit index of the i-th present bit */
 static uint8_t SHAPE_PACK[2][256][256]; /* [trump suit?][present][held] -> held on relative ranks */
+static uint64_t SHAPE_POINTS[2][256];   /* [trump suit?][present] -> their points, weakest first, a byte each */
 static int ztables_ready;
 
 static void ztables_init(void)
@@ -461,6 +465,16 @@ static void ztables_init(void)
                 }
                 SHAPE_PACK[t][p][h] = (uint8_t)out;
             }
+    for (int t = 0; t < 2; t++)
+        for (int p = 0; p < 256; p++) {
+            uint64_t pts = 0;
+            for (int r = 0, k = 0; r < 8; r++) {
+                int b = ORDER[t][r];
+                if (p >> b & 1) /* suit 0's cards, trump (index 0) or not (4) */
+                    pts |= (uint64_t)CARD_POINTS[t ? 0 : 4][b] << (8 * k++);
+            }
+            SHAPE_POINTS[t][p] = pts;
+        }
     ztables_ready = 1;
 }
 
@@ -800,7 +814,8 @@ static inline void shape_key(const Ctx *X, const Node *n, uint32_t present, uint
     *hi = h[2] | (uint64_t)h[3] << 32;
 }
 
-/* the difference in points between two sets of present cards of one shape */
+/* the difference in points between two sets of present cards of one shape:
+   per suit, the sum of absolute differences of two rows of bytes */
 static inline int shape_gap(const Ctx *X, uint32_t a, uint32_t b)
 {
     int gap = 0;
@@ -808,16 +823,13 @@ static inline int shape_gap(const Ctx *X, uint32_t a, uint32_t b)
         int pa = (a >> (8 * s)) & 0xFF, pb = (b >> (8 * s)) & 0xFF;
         if (pa == pb)
             continue;
-        const int8_t *order = ORDER[s == X->trump];
-        for (int ra = 0, rb = 0;; ra++, rb++) {
-            while (ra < 8 && !(pa >> order[ra] & 1))
-                ra++;
-            while (rb < 8 && !(pb >> order[rb] & 1))
-                rb++;
-            if (ra == 8 || rb == 8)
-                break;
-            gap += abs(CARD_POINTS[X->ti][8 * s + order[ra]] - CARD_POINTS[X->ti][8 * s + order[rb]]);
-        }
+        uint64_t x = SHAPE_POINTS[s == X->trump][pa], y = SHAPE_POINTS[s == X->trump][pb];
+#if defined(__SSE2__)
+        gap += _mm_cvtsi128_si32(_mm_sad_epu8(_mm_cvtsi64_si128((long long)x), _mm_cvtsi64_si128((long long)y)));
+#else
+        for (; x | y; x >>= 8, y >>= 8)
+            gap += abs((int)(x & 0xFF) - (int)(y & 0xFF));
+#endif
     }
     return gap;
 }
