@@ -639,16 +639,22 @@ static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int best, in
     return count;
 }
 
+/* A table index from a key: every bit of the key reaches the index (the
+   top half of a product). */
+static inline uint32_t key_index(uint64_t lo, uint64_t hi, int leader)
+{
+    uint64_t x = (lo ^ (hi + (uint64_t)leader) * 0xC2B2AE3D27D4EB4Full) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 32;
+    x *= 0xD6E8FEB86659FD93ull;
+    return (uint32_t)(x >> 32);
+}
+
 /* The entry of a position: one of a bucket of two (one cache line). A new
    position takes an entry of an older search if there is one, else the one
    with fewer cards left (its subtree is the cheaper to search again). */
 static inline TTEntry *tt_slot(Solver *s, uint64_t lo, uint64_t hi, int leader, int *found)
 {
-    /* every bit of the key reaches the index: the top half of a product */
-    uint64_t x = (lo ^ (hi + (uint64_t)leader) * 0xC2B2AE3D27D4EB4Full) * 0x9E3779B97F4A7C15ull;
-    x ^= x >> 32;
-    x *= 0xD6E8FEB86659FD93ull;
-    TTEntry *b = &s->table[(uint32_t)(x >> 32) & s->mask & ~1u];
+    TTEntry *b = &s->table[key_index(lo, hi, leader) & s->mask & ~1u];
     for (int i = 0; i < 2; i++)
         if (b[i].stamp == s->stamp && b[i].lo == lo && b[i].hi == hi && b[i].leader == leader) {
             *found = 1;
@@ -862,10 +868,7 @@ static inline int shape_uncard(const Ctx *X, uint32_t present, int sc)
 
 static inline ShapeEntry *shape_slot(Solver *s, uint64_t lo, uint64_t hi, int leader)
 {
-    uint64_t x = (lo ^ (hi + (uint64_t)leader) * 0xC2B2AE3D27D4EB4Full) * 0x9E3779B97F4A7C15ull;
-    x ^= x >> 29;
-    x *= 0xD6E8FEB86659FD93ull;
-    return &s->shapes[(uint32_t)(x >> 32) & s->shape_mask];
+    return &s->shapes[key_index(lo, hi, leader) & s->shape_mask];
 }
 
 /* Twin cards: two cards of one suit in one hand with no present card
