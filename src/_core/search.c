@@ -424,6 +424,7 @@ static uint8_t ZCOMP[8][8];  /* [present][held] -> held bits packed to the botto
 static uint8_t ZNTH[8][8];   /* [present][i] -> bit index of the i-th present bit */
 static uint8_t SHAPE_PACK[2][256][256]; /* [trump suit?][present][held] -> held on relative ranks */
 static uint64_t SHAPE_POINTS[2][256];   /* [trump suit?][present] -> their points, weakest first, a byte each */
+static uint8_t LEAST_POINTS[2][256][9]; /* [trump suit?][held][k] -> points of the k cheapest held cards */
 static int ztables_ready;
 
 static void ztables_init(void)
@@ -474,6 +475,21 @@ static void ztables_init(void)
                     pts |= (uint64_t)CARD_POINTS[t ? 0 : 4][b] << (8 * k++);
             }
             SHAPE_POINTS[t][p] = pts;
+        }
+    for (int t = 0; t < 2; t++)
+        for (int h = 0; h < 256; h++) {
+            int pts[8], n = 0;
+            for (int b = 0; b < 8; b++)
+                if (h >> b & 1) {
+                    int v = CARD_POINTS[t ? 0 : 4][b], j = n++;
+                    for (; j > 0 && pts[j - 1] > v; j--)
+                        pts[j] = pts[j - 1];
+                    pts[j] = v;
+                }
+            for (int k = 0, sum = 0; k <= 8; k++) {
+                LEAST_POINTS[t][h][k] = (uint8_t)sum;
+                sum += k < n ? pts[k] : 0;
+            }
         }
     ztables_ready = 1;
 }
@@ -764,6 +780,16 @@ static inline int cash_masters(uint32_t m, uint32_t others, int ti, int cap, int
     return k;
 }
 
+/* The least points the three other hands add to k tricks led in suit s:
+   each must follow with its cheapest cards of the suit while it has some. */
+static inline int followed(const Node *n, int L, int s, int tr, int k)
+{
+    int pts = 0;
+    for (int i = 1; i < 4; i++)
+        pts += LEAST_POINTS[tr][(n->hand[(L + i) & 3] >> (8 * s)) & 0xFF][k];
+    return pts;
+}
+
 /* Quick tricks: card points the leading side is sure to take by cashing
  * the leader's masters (cards no other hand can beat), trumps first, then
  * side suits while every other hand still holding a trump must follow. */
@@ -776,6 +802,8 @@ static int quick_points(const Ctx *X, const Node *n)
         others |= n->hand[(L + i) & 3];
     int pts = 0;
     int ktrump = trump >= 0 ? cash_masters(mine & SUIT_MASK(trump), others, ti, 8, &pts) : 0;
+    if (ktrump)
+        pts += followed(n, L, trump, 1, ktrump);
     int tricks = ktrump;
     for (int s = 0; s < 4; s++) {
         uint32_t m = mine & SUIT_MASK(s);
@@ -791,7 +819,10 @@ static int quick_points(const Ctx *X, const Node *n)
                         cap = len;
                 }
             }
-        tricks += cash_masters(m, others, ti, cap, &pts);
+        int k = cash_masters(m, others, ti, cap, &pts);
+        if (k)
+            pts += followed(n, L, s, 0, k);
+        tricks += k;
     }
     if (tricks >= NTRICKS - n->ntricks)
         pts += 10;
