@@ -833,9 +833,11 @@ static int quick_points(const Ctx *X, const Node *n)
  * strongest present card of each suit is in the same hand in both) play
  * alike: every comparison between cards, so every legal set and trick
  * winner, is the same. Each card's points land with the side that wins its
- * trick, so their future points differ by at most the sum over the k-th
- * cards of the difference of their points: bounds on one position, widened
- * by that, bound the other. */
+ * trick, so team 0's future points in the second position exceed those in
+ * the first by at most the k-th cards' points that it has more of (the sum
+ * over the k-th cards of b - a where b > a), and fall short by at most those
+ * it has fewer of: bounds on one position, widened by these, bound the
+ * other. */
 static inline void shape_key(const Ctx *X, const Node *n, uint32_t present, uint64_t *lo, uint64_t *hi)
 {
     uint32_t h[4] = {0, 0, 0, 0};
@@ -982,11 +984,14 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
             shape_key(X, n, present, &slo, &shi);
             se = shape_slot(S, slo, shi, n->leader);
             if (se->stamp == S->stamp && se->lo == slo && se->hi == shi && se->leader == n->leader) {
-                int gap = shape_gap(X, se->present, present);
-                if (p0 + se->lower - gap >= beta)
-                    return p0 + se->lower - gap;
-                if (p0 + se->upper + gap <= alpha)
-                    return p0 + se->upper + gap;
+                /* the k-th cards' points that this position has more (up)
+                   and fewer (down) of than the entry's */
+                int gap = shape_gap(X, se->present, present), diff = rest - se->rest;
+                int up = (gap + diff) / 2, down = (gap - diff) / 2;
+                if (p0 + se->lower - down >= beta)
+                    return p0 + se->lower - down;
+                if (p0 + se->upper + up <= alpha)
+                    return p0 + se->upper + up;
                 best = shape_uncard(X, present, se->best);
             }
             /* the leading side's quick tricks bound the
@@ -1072,6 +1077,7 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
             se->leader = n->leader;
             se->stamp = S->stamp;
             se->present = present;
+            se->rest = (int16_t)rest;
             se->lower = e->lower;
             se->upper = e->upper;
             se->best = (int8_t)(chosen >= 0 ? shape_card(X, present, chosen) : -1);

@@ -83,6 +83,7 @@ typedef struct {
     uint32_t present;  /* the position's own cards, for the difference in points */
     uint32_t stamp;
     int16_t lower, upper; /* bounds on team 0's points from here, for these cards */
+    int16_t rest;      /* the points of these cards, the last trick's 10 included */
     int8_t leader;
     int8_t best;       /* best card as suit * 8 + relative rank, or -1 */
 } ShapeEntry;
