@@ -978,24 +978,27 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
             if (u < beta)
                 beta = u;
             best = decanon(e->best, X->trump, zp);
-        } else {
-            /* not in the table: a position of the same shape may bound it */
-            present = node_present(n);
-            shape_key(X, n, present, &slo, &shi);
-            se = shape_slot(S, slo, shi, n->leader);
-            if (se->stamp == S->stamp && se->lo == slo && se->hi == shi && se->leader == n->leader) {
-                /* the k-th cards' points that this position has more (up)
-                   and fewer (down) of than the entry's */
-                int gap = shape_gap(X, se->present, present), diff = rest - se->rest;
-                int up = (gap + diff) / 2, down = (gap - diff) / 2;
-                if (p0 + se->lower - down >= beta)
-                    return p0 + se->lower - down;
-                if (p0 + se->upper + up <= alpha)
-                    return p0 + se->upper + up;
+        }
+        /* a position of the same shape may bound this one, even when the
+           table has it: the shape's entry may come from another window */
+        present = node_present(n);
+        shape_key(X, n, present, &slo, &shi);
+        se = shape_slot(S, slo, shi, n->leader);
+        if (se->stamp == S->stamp && se->lo == slo && se->hi == shi && se->leader == n->leader) {
+            /* the k-th cards' points that this position has more (up)
+               and fewer (down) of than the entry's */
+            int gap = shape_gap(X, se->present, present), diff = rest - se->rest;
+            int up = (gap + diff) / 2, down = (gap - diff) / 2;
+            if (p0 + se->lower - down >= beta)
+                return p0 + se->lower - down;
+            if (p0 + se->upper + up <= alpha)
+                return p0 + se->upper + up;
+            if (best < 0)
                 best = shape_uncard(X, present, se->best);
-            }
+        }
+        if (!found) {
             /* the leading side's quick tricks bound the
-               value from its side (after the probe: a hit is cheaper) */
+               value from its side (after the probes: a hit is cheaper) */
             int q = quick_points(X, n);
             if ((n->leader & 1) == 0) {
                 if (p0 + q >= beta)
