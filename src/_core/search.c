@@ -486,9 +486,11 @@ static void ztables_init(void)
                         pts[j] = pts[j - 1];
                     pts[j] = v;
                 }
-            for (int k = 0, sum = 0; k <= 8; k++) {
-                LEAST_POINTS[t][h][k] = (uint8_t)sum;
+            int sum = 0;
+            LEAST_POINTS[t][h][0] = 0;
+            for (int k = 0; k < 8; k++) {
                 sum += k < n ? pts[k] : 0;
+                LEAST_POINTS[t][h][k + 1] = (uint8_t)sum;
             }
         }
     ztables_ready = 1;
@@ -955,6 +957,7 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
     ShapeEntry *se = NULL;
     uint64_t slo = 0, shi = 0;
     uint32_t present = 0;
+    int slow = 0, shigh = 1 << 14;
     int best = -1;
     uint8_t zp[4];
     uint64_t lo = 0, hi = 0;
@@ -995,6 +998,8 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
                 return p0 + se->upper + up;
             if (best < 0)
                 best = shape_uncard(X, present, se->best);
+            slow = se->lower - down;
+            shigh = se->upper + up;
         }
         if (!found) {
             /* the leading side's quick tricks bound the
@@ -1010,8 +1015,8 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
             e->lo = lo;
             e->hi = hi;
             e->leader = n->leader;
-            e->lower = 0;
-            e->upper = (int16_t)rest;
+            e->lower = (int16_t)(slow > 0 ? slow : 0);
+            e->upper = (int16_t)(shigh < rest ? shigh : rest);
             e->best = -1;
         }
     }
