@@ -299,13 +299,9 @@ void sampler_world(const Sampler *sp, Rng *g, const Hand *h, Hand *out)
 
 static void ztables_init(void);
 
-#define SHAPE_BITS 16
-
 int solver_init(Solver *s, int table_bits)
 {
     ztables_init();
-    s->table = NULL;
-    s->shapes = NULL;
     if (table_bits < 10)
         table_bits = 10;
     if (table_bits > 26)
@@ -317,16 +313,6 @@ int solver_init(Solver *s, int table_bits)
         return -1;
     memset(s->table, 0, n * sizeof(TTEntry));
     s->mask = (uint32_t)(n - 1);
-    /* small: it is probed on the main table's misses only, and stays in cache */
-    size_t ns = (size_t)1 << (table_bits < SHAPE_BITS ? table_bits : SHAPE_BITS);
-    s->shapes = (ShapeEntry *)aligned_alloc(64, ns * sizeof(ShapeEntry));
-    if (!s->shapes) {
-        free(s->table);
-        s->table = NULL;
-        return -1;
-    }
-    memset(s->shapes, 0, ns * sizeof(ShapeEntry));
-    s->shape_mask = (uint32_t)(ns - 1);
     s->stamp = 1;
     s->nodes = 0;
     memset(&s->rules, 0, sizeof s->rules);
@@ -338,16 +324,13 @@ int solver_init(Solver *s, int table_bits)
 void solver_free(Solver *s)
 {
     free(s->table);
-    free(s->shapes);
     s->table = NULL;
-    s->shapes = NULL;
 }
 
 void solver_clear(Solver *s)
 {
     if (++s->stamp == 0) { /* wrapped: really wipe */
         memset(s->table, 0, ((size_t)s->mask + 1) * sizeof(TTEntry));
-        memset(s->shapes, 0, ((size_t)s->shape_mask + 1) * sizeof(ShapeEntry));
         s->stamp = 1;
     }
 }
@@ -420,8 +403,6 @@ static const int8_t ORDER[2][8] = {
  * (7 8 9 plain, 7 8 trump): the "zero group". Two legal cards of the group
  * with no other present card between them are equivalent. */
 static uint8_t ZRED[8][8];   /* [present group bits][legal group bits] -> redundant */
-static uint8_t ZCOMP[8][8];  /* [present][held] -> held bits packed to the bottom */
-static uint8_t ZNTH[8][8];   /* [present][i] -> bit index of the i-th present bit */
 static uint8_t SHAPE_PACK[2][256][256]; /* [trump suit?][present][held] -> held on relative ranks */
 static uint64_t SHAPE_POINTS[2][256];   /* [trump suit?][present] -> their points, weakest first, a byte each */
 static uint8_t LEAST_POINTS[2][256][9]; /* [trump suit?][held][k] -> points of the k cheapest held cards */
@@ -431,28 +412,18 @@ static void ztables_init(void)
 {
     if (ztables_ready)
         return;
-    for (int p = 0; p < 8; p++) {
-        int k = 0;
-        for (int b = 0; b < 3; b++)
-            if (p >> b & 1)
-                ZNTH[p][k++] = (uint8_t)b;
+    for (int p = 0; p < 8; p++)
         for (int l = 0; l < 8; l++) {
-            int red = 0, comp = 0, prev = -1, idx = 0;
+            int red = 0, prev = -1;
             for (int b = 0; b < 3; b++) {
                 if (!(p >> b & 1))
                     continue;
-                if ((l & p) >> b & 1) {
-                    if (prev >= 0 && ((l >> prev) & 1))
-                        red |= 1 << b;
-                    comp |= 1 << idx;
-                }
+                if ((l & p) >> b & 1 && prev >= 0 && ((l >> prev) & 1))
+                    red |= 1 << b;
                 prev = b;
-                idx++;
             }
             ZRED[p][l] = (uint8_t)red;
-            ZCOMP[p][l] = (uint8_t)comp;
         }
-    }
     for (int t = 0; t < 2; t++)
         for (int p = 0; p < 256; p++)
             for (int h = 0; h < 256; h++) {
@@ -667,27 +638,6 @@ static inline uint32_t key_index(uint64_t lo, uint64_t hi, int leader)
     return (uint32_t)(x >> 32);
 }
 
-/* The entry of a position: one of a bucket of two (one cache line). A new
-   position takes an entry of an older search if there is one, else the one
-   with fewer cards left (its subtree is the cheaper to search again). */
-static inline TTEntry *tt_slot(Solver *s, uint64_t lo, uint64_t hi, int leader, int *found)
-{
-    TTEntry *b = &s->table[key_index(lo, hi, leader) & s->mask & ~1u];
-    for (int i = 0; i < 2; i++)
-        if (b[i].stamp == s->stamp && b[i].lo == lo && b[i].hi == hi && b[i].leader == leader) {
-            *found = 1;
-            return &b[i];
-        }
-    *found = 0;
-    if (b[0].stamp != s->stamp)
-        return &b[0];
-    if (b[1].stamp != s->stamp)
-        return &b[1];
-    int n0 = __builtin_popcountll(b[0].lo) + __builtin_popcountll(b[0].hi);
-    int n1 = __builtin_popcountll(b[1].lo) + __builtin_popcountll(b[1].hi);
-    return n0 <= n1 ? &b[0] : &b[1];
-}
-
 /* Team 0's final points when every hand holds at most one card: the rest
    of the hand is forced. */
 static int last_trick(const Ctx *X, const Node *n)
@@ -714,56 +664,6 @@ static int last_trick(const Ctx *X, const Node *n)
     while (k.ntricks < NTRICKS)
         node_play(X, &k, __builtin_ctz(k.hand[k.seat]), &k);
     return k.p0;
-}
-
-/* Transposition keys on relative ranks: the zero-point cards of a suit are
- * packed to its lowest ranks, so positions that differ only by which of
- * them were played share an entry. The key is the four hands, two to a
- * word; each suit's zero cards move the same way in every hand. */
-static inline void canonical_key(const Node *n, int trump, uint64_t key[2], uint8_t zp[4])
-{
-    uint32_t g = zero_group(trump);
-    uint32_t p = (n->hand[0] | n->hand[1] | n->hand[2] | n->hand[3]) & g;
-    uint64_t lo = (uint64_t)n->hand[0] | (uint64_t)n->hand[1] << 32;
-    uint64_t hi = (uint64_t)n->hand[2] | (uint64_t)n->hand[3] << 32;
-    for (int s = 0; s < 4; s++) {
-        int z = (int)((p >> (8 * s)) & 7);
-        zp[s] = (uint8_t)z;
-        if (z == 0 || z == 1 || z == 3 || z == 7)
-            continue; /* already packed to the bottom */
-        /* the suit's zero cards in both halves (the trump 9 is not one) */
-        uint64_t f = (uint64_t)(g & SUIT_MASK(s)) * 0x100000001ull;
-        uint64_t b1 = 0x0000000200000002ull << (8 * s);
-        uint64_t zl = lo & f, zh = hi & f;
-        if (z == 5) { /* 7 and 9 present: the 9 moves down one */
-            zl = (zl & (b1 >> 1)) | ((zl >> 1) & b1);
-            zh = (zh & (b1 >> 1)) | ((zh >> 1) & b1);
-        } else { /* 8, 9 or 8 9 present: down one or two */
-            int shift = z == 4 ? 2 : 1;
-            zl >>= shift;
-            zh >>= shift;
-        }
-        lo = (lo & ~f) | zl;
-        hi = (hi & ~f) | zh;
-    }
-    key[0] = lo;
-    key[1] = hi;
-}
-
-static inline int canon_card(int c, int trump, const uint8_t zp[4])
-{
-    int s = SUIT_OF(c), r = RANK_OF(c);
-    if (!((zero_group(trump) >> c) & 1))
-        return c;
-    return s * 8 + __builtin_popcount(zp[s] & ((1u << r) - 1));
-}
-
-static inline int decanon(int c, int trump, const uint8_t zp[4])
-{
-    if (c < 0 || !((zero_group(trump) >> c) & 1))
-        return c;
-    int s = SUIT_OF(c);
-    return s * 8 + ZNTH[zp[s]][RANK_OF(c)];
 }
 
 /* Points of the masters among cards m (no card of `others` beats them),
@@ -901,9 +801,44 @@ static inline int shape_uncard(const Ctx *X, uint32_t present, int sc)
     return -1;
 }
 
-static inline ShapeEntry *shape_slot(Solver *s, uint64_t lo, uint64_t hi, int leader)
+/* The bounds the table gives a trick start, from the entries of its shape
+ * in its bucket of two (one cache line), widened by each one's differences
+ * in points; *lower and *upper (team 0's points from here) come in as the
+ * trivial bounds and are only narrowed. Returns the entry to write after
+ * the search: this position's own, else one of an older search, else the
+ * one with fewer cards left (its subtree is the cheaper to search again).
+ * *best gets the best card of the position's own entry, else of another of
+ * its shape, mapped back by relative rank (-1 if none). */
+static inline TTEntry *tt_probe(Solver *S, const Ctx *X, uint64_t lo, uint64_t hi, int leader, uint32_t present,
+                                int rest, int *lower, int *upper, int *best, int *hit)
 {
-    return &s->shapes[key_index(lo, hi, leader) & s->shape_mask];
+    TTEntry *b = &S->table[key_index(lo, hi, leader) & S->mask & ~1u], *own = NULL;
+    *hit = 0;
+    for (int i = 0; i < 2; i++) {
+        TTEntry *q = &b[i];
+        if (q->stamp != S->stamp || q->lo != lo || q->hi != hi || q->leader != leader)
+            continue;
+        /* the k-th cards' points that this position has more (up) and
+           fewer (down) of than the entry's */
+        int gap = shape_gap(X, q->present, present), diff = rest - q->rest;
+        int up = (gap + diff) / 2, down = (gap - diff) / 2;
+        if (q->lower - down > *lower)
+            *lower = q->lower - down;
+        if (q->upper + up < *upper)
+            *upper = q->upper + up;
+        if (q->present == present)
+            own = q;
+        if (q->present == present || !*hit)
+            *best = shape_uncard(X, present, q->best);
+        *hit = 1;
+    }
+    if (own)
+        return own;
+    if (b[0].stamp != S->stamp)
+        return &b[0];
+    if (b[1].stamp != S->stamp)
+        return &b[1];
+    return __builtin_popcount(b[0].present) <= __builtin_popcount(b[1].present) ? &b[0] : &b[1];
 }
 
 /* Twin cards: two cards of one suit in one hand with no present card
@@ -954,56 +889,28 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
     if (p0 + rest <= alpha)
         return p0 + rest;
     TTEntry *e = NULL;
-    ShapeEntry *se = NULL;
-    uint64_t slo = 0, shi = 0;
-    uint32_t present = 0;
-    int slow = 0, shigh = 1 << 14;
-    int best = -1;
-    uint8_t zp[4];
     uint64_t lo = 0, hi = 0;
+    uint32_t present = 0;
+    int best = -1, lower = 0, upper = rest;
     if (n->len == 0) {
-        uint64_t key[2];
-        canonical_key(n, X->trump, key, zp);
-        lo = key[0];
-        hi = key[1];
-        int found;
-        e = tt_slot(S, lo, hi, n->leader, &found);
-        if (found) {
-            int l = p0 + e->lower, u = p0 + e->upper;
-            if (l >= beta)
-                return l;
-            if (u <= alpha)
-                return u;
-            if (l == u)
-                return l;
-            if (l > alpha)
-                alpha = l;
-            if (u < beta)
-                beta = u;
-            best = decanon(e->best, X->trump, zp);
-        }
-        /* a position of the same shape may bound this one, even when the
-           table has it: the shape's entry may come from another window */
+        int hit;
         present = node_present(n);
-        shape_key(X, n, present, &slo, &shi);
-        se = shape_slot(S, slo, shi, n->leader);
-        if (se->stamp == S->stamp && se->lo == slo && se->hi == shi && se->leader == n->leader) {
-            /* the k-th cards' points that this position has more (up)
-               and fewer (down) of than the entry's */
-            int gap = shape_gap(X, se->present, present), diff = rest - se->rest;
-            int up = (gap + diff) / 2, down = (gap - diff) / 2;
-            if (p0 + se->lower - down >= beta)
-                return p0 + se->lower - down;
-            if (p0 + se->upper + up <= alpha)
-                return p0 + se->upper + up;
-            if (best < 0)
-                best = shape_uncard(X, present, se->best);
-            slow = se->lower - down;
-            shigh = se->upper + up;
-        }
-        if (!found) {
+        shape_key(X, n, present, &lo, &hi);
+        e = tt_probe(S, X, lo, hi, n->leader, present, rest, &lower, &upper, &best, &hit);
+        if (hit) {
+            if (p0 + lower >= beta)
+                return p0 + lower;
+            if (p0 + upper <= alpha)
+                return p0 + upper;
+            if (lower == upper)
+                return p0 + lower;
+            if (p0 + lower > alpha)
+                alpha = p0 + lower;
+            if (p0 + upper < beta)
+                beta = p0 + upper;
+        } else {
             /* the leading side's quick tricks bound the
-               value from its side (after the probes: a hit is cheaper) */
+               value from its side (after the probe: a hit is cheaper) */
             int q = quick_points(X, n);
             if ((n->leader & 1) == 0) {
                 if (p0 + q >= beta)
@@ -1011,13 +918,6 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
             } else if (p0 + rest - q <= alpha) {
                 return p0 + rest - q;
             }
-            e->stamp = S->stamp;
-            e->lo = lo;
-            e->hi = hi;
-            e->leader = n->leader;
-            e->lower = (int16_t)(slow > 0 ? slow : 0);
-            e->upper = (int16_t)(shigh < rest ? shigh : rest);
-            e->best = -1;
         }
     }
     int a0 = alpha, b0 = beta;
@@ -1066,30 +966,26 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
         if (alpha >= beta)
             break;
     }
-    if (e && e->stamp == S->stamp && e->lo == lo && e->hi == hi && e->leader == n->leader) {
+    if (e) { /* this position's entry, with the bounds it had and this search's */
         int f = value - p0;
         if (value <= a0) {
-            if (f < e->upper)
-                e->upper = (int16_t)f;
+            if (f < upper)
+                upper = f;
         } else if (value >= b0) {
-            if (f > e->lower)
-                e->lower = (int16_t)f;
+            if (f > lower)
+                lower = f;
         } else {
-            e->lower = e->upper = (int16_t)f;
+            lower = upper = f;
         }
-        if (chosen >= 0)
-            e->best = (int8_t)canon_card(chosen, X->trump, zp);
-        if (se) { /* the shape's entry: this position, the last searched */
-            se->lo = slo;
-            se->hi = shi;
-            se->leader = n->leader;
-            se->stamp = S->stamp;
-            se->present = present;
-            se->rest = (int16_t)rest;
-            se->lower = e->lower;
-            se->upper = e->upper;
-            se->best = (int8_t)(chosen >= 0 ? shape_card(X, present, chosen) : -1);
-        }
+        e->lo = lo;
+        e->hi = hi;
+        e->present = present;
+        e->stamp = S->stamp;
+        e->lower = (int16_t)lower;
+        e->upper = (int16_t)upper;
+        e->rest = (int16_t)rest;
+        e->leader = n->leader;
+        e->best = (int8_t)(chosen >= 0 ? shape_card(X, present, chosen) : -1);
     }
     return value;
 }

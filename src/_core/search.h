@@ -66,41 +66,32 @@ void sampler_world(const Sampler *sp, Rng *g, const Hand *h, Hand *out);
 
 /* ------------------------------------------------- double-dummy solver */
 
-typedef struct {
-    uint64_t lo, hi;   /* the four hands */
-    int8_t leader;     /* seat to lead (entries exist only at trick starts) */
-    int8_t best;       /* best card found, or -1 */
-    int16_t lower, upper; /* bounds on team 0's points from here to the end */
-    uint32_t stamp;
-} TTEntry;
-_Static_assert(sizeof(TTEntry) == 32, "two entries to a cache line");
-
-/* The shape of a trick start: who holds the k-th strongest present card of
- * each suit (the hands packed to relative ranks) and who leads. Positions of
- * one shape play alike; only their cards' points differ. */
+/* An entry of the solver's table, at a trick start. Its key is the
+ * position's shape: who holds the k-th strongest present card of each suit
+ * (the hands packed to relative ranks) and who leads. Positions of one
+ * shape play alike; only their cards' points differ, so the entry of one
+ * position bounds every position of its shape. */
 typedef struct {
     uint64_t lo, hi;   /* the four hands on relative ranks */
-    uint32_t present;  /* the position's own cards, for the difference in points */
+    uint32_t present;  /* the position's own cards (with the shape, the position) */
     uint32_t stamp;
     int16_t lower, upper; /* bounds on team 0's points from here, for these cards */
     int16_t rest;      /* the points of these cards, the last trick's 10 included */
     int8_t leader;
     int8_t best;       /* best card as suit * 8 + relative rank, or -1 */
-} ShapeEntry;
-_Static_assert(sizeof(ShapeEntry) == 32, "two entries to a cache line");
+} TTEntry;
+_Static_assert(sizeof(TTEntry) == 32, "two entries to a cache line");
 
 typedef struct {
-    TTEntry *table;
+    TTEntry *table;     /* buckets of two entries */
     uint32_t mask;      /* table size - 1 (a power of two) */
-    ShapeEntry *shapes; /* one entry per shape, the last position searched */
-    uint32_t shape_mask;
     uint32_t stamp;     /* generation: entries of older generations are empty */
     Rules rules;        /* the entries are valid for one contract under one set of rules */
     int8_t kind, trump;
     uint64_t nodes;
 } Solver;
 
-/* table_bits: log2 of the number of TT entries (16..24) */
+/* table_bits: log2 of the number of table entries (10..26) */
 int solver_init(Solver *s, int table_bits);
 void solver_free(Solver *s);
 /* forget every entry (O(1)) */
