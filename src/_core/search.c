@@ -742,17 +742,18 @@ static int quick_points(const Ctx *X, const Node *n)
  * other. */
 static inline void shape_key(const Ctx *X, const Node *n, uint32_t present, uint64_t *lo, uint64_t *hi)
 {
-    uint32_t h[4] = {0, 0, 0, 0};
+    /* a card's hand as two bits (odd hands; hands 2 and 3), packed per suit
+       to relative ranks, and the suit's length: 20 bits a suit */
+    uint32_t odd = n->hand[1] | n->hand[3], high = n->hand[2] | n->hand[3];
+    uint64_t l = 0, h = 0;
     for (int s = 0; s < 4; s++) {
         int p = (present >> (8 * s)) & 0xFF;
-        if (!p)
-            continue;
         const uint8_t *pack = SHAPE_PACK[s == X->trump][p];
-        for (int i = 0; i < 4; i++)
-            h[i] |= (uint32_t)pack[(n->hand[i] >> (8 * s)) & 0xFF] << (8 * s);
+        l |= (uint64_t)(pack[(odd >> (8 * s)) & 0xFF] | pack[(high >> (8 * s)) & 0xFF] << 8) << (16 * s);
+        h |= (uint64_t)__builtin_popcount(p) << (4 * s);
     }
-    *lo = h[0] | (uint64_t)h[1] << 32;
-    *hi = h[2] | (uint64_t)h[3] << 32;
+    *lo = l;
+    *hi = h;
 }
 
 /* the difference in points between two sets of present cards of one shape:
@@ -808,7 +809,7 @@ static inline int shape_uncard(const Ctx *X, uint32_t present, int sc)
  * the search: this position's own, else one of an older search, else the
  * one with fewer cards left (its subtree is the cheaper to search again).
  * *best gets the best card of the position's own entry, else of another of
- * its shape, mapped back by relative rank (-1 if none). */
+ * its shape, as suit * 8 + relative rank (-1 if none). */
 static inline TTEntry *tt_probe(Solver *S, const Ctx *X, uint64_t lo, uint64_t hi, int leader, uint32_t present,
                                 int rest, int *lower, int *upper, int *best, int *hit)
 {
@@ -829,7 +830,7 @@ static inline TTEntry *tt_probe(Solver *S, const Ctx *X, uint64_t lo, uint64_t h
         if (q->present == present)
             own = q;
         if (q->present == present || !*hit)
-            *best = shape_uncard(X, present, q->best);
+            *best = q->best;
         *hit = 1;
     }
     if (own)
@@ -908,6 +909,7 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
                 alpha = p0 + lower;
             if (p0 + upper < beta)
                 beta = p0 + upper;
+            best = shape_uncard(X, present, best);
         } else {
             /* the leading side's quick tricks bound the
                value from its side (after the probe: a hit is cheaper) */

@@ -72,7 +72,7 @@ void sampler_world(const Sampler *sp, Rng *g, const Hand *h, Hand *out);
  * shape play alike; only their cards' points differ, so the entry of one
  * position bounds every position of its shape. */
 typedef struct {
-    uint64_t lo, hi;   /* the four hands on relative ranks */
+    uint64_t lo, hi;   /* the shape: each suit's hands on relative ranks, and its length */
     uint32_t present;  /* the position's own cards (with the shape, the position) */
     uint32_t stamp;
     int16_t lower, upper; /* bounds on team 0's points from here, for these cards */
