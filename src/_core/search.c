@@ -931,6 +931,8 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
         /* a follower in the last three tricks: ordering costs more than it saves */
         for (; legal; legal &= legal - 1)
             order[count++] = (int8_t)__builtin_ctz(legal);
+    } else if (!(legal & (legal - 1))) {
+        order[count++] = (int8_t)__builtin_ctz(legal);
     } else {
         count = order_moves(X, n, distinct_moves(n, X->trump, legal), best, order);
     }
