@@ -1346,3 +1346,26 @@ def test_positions_equal_up_to_played_zero_point_cards_share_a_table_entry():
     m1, m2 = Solver().moves(first), Solver().moves(second)
     rename = {Card("8C"): Card("7C")}
     assert {rename.get(c, c): x for c, x in m1.items()} == m2
+
+
+def test_positions_of_one_shape_bound_each_other_by_their_points():
+    """The second player follows with KC or QC: the positions after the
+    trick have one shape (the same hands hold the k-th club of each rank
+    order) but not the same points. The table entry of one bounds the other,
+    widened by the points: the answer comes in a few nodes, and it is the
+    fresh solver's, although the two futures differ by the KC's extra point."""
+    hands = ["AC TC AS TS KH 9S 9D JD", "KC QC 7S 8S AH JH 7D AD",
+             "JC 9C JS QH TH 9H 8D TD", "7C 8C QS KS 7H 8H QD KD"]
+    after = []
+    for second in ("KC", "QC"):
+        s = state_for(hands, offer="QH", receiver=2, dealer=3, bids=["pass", "pass", "take"])
+        after.append(play(s, ["7C", "AC", second, "9C"]))
+    with_q, with_k = after  # seat 1 still holds QC, or KC
+    assert with_q.card_points == (15, 0) and with_k.card_points == (14, 0)
+    shared = Solver()
+    v = shared.value(with_q)
+    n0 = shared.nodes
+    fresh = Solver()
+    assert shared.value(with_k) == fresh.value(with_k) == v == 120
+    assert shared.nodes - n0 < fresh.nodes / 10
+    assert shared.moves(with_k) == Solver().moves(with_k)
