@@ -910,9 +910,10 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
             if (p0 + upper < beta)
                 beta = p0 + upper;
             best = shape_uncard(X, present, best);
-        } else {
-            /* the leading side's quick tricks bound the
-               value from its side (after the probe: a hit is cheaper) */
+        } else if (n->ntricks < NTRICKS - 2) {
+            /* the leading side's quick tricks bound the value from its
+               side (after the probe: a hit is cheaper; with two tricks
+               left they cost more than they cut) */
             int q = quick_points(X, n);
             if ((n->leader & 1) == 0) {
                 if (p0 + q >= beta)
