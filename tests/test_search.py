@@ -1339,10 +1339,11 @@ def test_positions_equal_up_to_played_zero_point_cards_share_a_table_entry():
     v = shared.value(first)
     n0 = shared.nodes
     assert shared.value(second) == v == Solver().value(second)
-    assert shared.nodes - n0 <= 2  # answered by the first search's root entry
+    reuse = shared.nodes - n0
+    assert reuse <= 2  # answered by the first search's root entry
     fresh = Solver()
     fresh.value(second)
-    assert fresh.nodes > 100
+    assert fresh.nodes > 25 * reuse
     m1, m2 = Solver().moves(first), Solver().moves(second)
     rename = {Card("8C"): Card("7C")}
     assert {rename.get(c, c): x for c, x in m1.items()} == m2

@@ -586,14 +586,35 @@ static uint32_t distinct_moves(const Node *n, int trump, uint32_t legal)
     return legal & ~red;
 }
 
-/* Order the moves: the table's best first, then cheap trick winners, then
- * the rest by points (highest first when the mover's side wins the trick). */
+/* May a hand still to play beat the trick's winning card (a stronger card
+   of its suit, or a trump when void in the led suit)? For ordering only. */
+static inline int may_beat(const Ctx *X, const Node *n, uint32_t hand)
+{
+    return (hand & STRONGER[X->ti][n->win_card]) ||
+           (!(hand & SUIT_MASK(n->led)) && (hand & X->trumps) && SUIT_OF(n->win_card) != X->trump);
+}
+
+/* Order the moves: the table's best first; a leader's masters, then its
+ * other cards from the weakest, trumps last. A follower whose side wins
+ * the trick (second in hand: whose partner may beat the lead; third: whose
+ * partner wins and the last hand cannot beat it) plays its most points
+ * first, but masters against the other side last (they would win a trick
+ * of their own); otherwise its trick winners first, then the rest, the
+ * fewest points first. Second and third in hand win with a master first,
+ * the most points first (those points are safe), then with the cheapest
+ * winner; last in hand, where any winner wins, with the most points but
+ * masters last. */
 static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int best, int8_t *out)
 {
     int count = 0, keys[8];
     int seat = n->seat, trump = X->trump, ti = X->ti;
     int ours = n->len > 0 && ((n->win_seat ^ seat) & 1) == 0;
+    if (n->len == 1) /* second in hand: as good as ours if the partner, last, may beat the lead */
+        ours = may_beat(X, n, n->hand[(seat + 2) & 3]);
+    else if (n->len == 2 && ours) /* third: not ours while the last hand may beat the partner */
+        ours = !may_beat(X, n, n->hand[(seat + 1) & 3]);
     uint32_t others = (n->hand[0] | n->hand[1] | n->hand[2] | n->hand[3]) & ~n->hand[seat];
+    uint32_t opponents = n->hand[(seat + 1) & 3] | n->hand[(seat + 3) & 3];
     uint32_t counts = SUIT_MASK(n->led) | X->trumps;
     while (moves) {
         int c = __builtin_ctz(moves);
@@ -604,15 +625,22 @@ static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int best, in
         if (c == best) {
             key = 1 << 20;
         } else if (n->len == 0) {
-            /* lead a master (nobody holds a stronger card of its suit) */
+            /* lead a master (nobody holds a stronger card of its suit),
+               else low; trumps last, from the weakest: double dummy a
+               trump lead is rarely the best card */
             int stronger = (others & STRONGER[ti][c]) != 0;
-            key = stronger ? 100 - power * 4 - pts : 1000 + pts * 4 + power;
+            if (SUIT_OF(c) == trump)
+                key = -100 - power * 4 - pts;
+            else
+                key = stronger ? 100 - power * 4 - pts : 1000 + pts * 4 + power;
         } else {
             int p = trick_power(ti, counts, c);
             if (ours)
-                key = 500 + pts * 8 - (SUIT_OF(c) == trump) * 64;
-            else if (p > n->win_power)
-                key = 1000 - p * 8 + n->trick_pts;
+                key = 500 + pts * 8 - (SUIT_OF(c) == trump) * 64 - !(opponents & STRONGER[ti][c]) * 128;
+            else if (p > n->win_power && n->len < 3)
+                key = !(others & STRONGER[ti][c]) ? 2000 + pts : 1000 - p * 8;
+            else if (p > n->win_power) /* last: any winner wins; keep the masters */
+                key = !(others & STRONGER[ti][c]) ? 1000 - p * 8 : 2000 + pts * 8 - p;
             else
                 key = 200 - pts * 8 - power;
         }
