@@ -594,8 +594,25 @@ static inline int may_beat(const Ctx *X, const Node *n, uint32_t hand)
            (!(hand & SUIT_MASK(n->led)) && (hand & X->trumps) && SUIT_OF(n->win_card) != X->trump);
 }
 
+/* May the partner of the seat to act take a lead in suit s: with a master
+   of s (a card no opponent beats) while an opponent still holds s, or
+   with a trump, void in s? */
+static inline int partner_takes(const Ctx *X, const Node *n, int s, uint32_t opponents)
+{
+    uint32_t partner = n->hand[(n->seat + 2) & 3];
+    if (!(partner & SUIT_MASK(s)))
+        return (partner & X->trumps) != 0;
+    if (!(opponents & SUIT_MASK(s)))
+        return 0;
+    for (uint32_t m = partner & SUIT_MASK(s); m; m &= m - 1)
+        if (!(opponents & STRONGER[X->ti][__builtin_ctz(m)]))
+            return 1;
+    return 0;
+}
+
 /* Order the moves: the table's best first; a leader's masters, then its
- * other cards from the weakest, trumps last. A follower whose side wins
+ * other cards from the weakest (first in the suits its partner may take),
+ * trumps last. A follower whose side wins
  * the trick (second in hand: whose partner may beat the lead; third: whose
  * partner wins and the last hand cannot beat it) plays its most points
  * first, but masters against the other side last (they would win a trick
@@ -631,8 +648,10 @@ static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int best, in
             int stronger = (others & STRONGER[ti][c]) != 0;
             if (SUIT_OF(c) == trump)
                 key = -100 - power * 4 - pts;
+            else if (!stronger)
+                key = 1000 + pts * 4 + power;
             else
-                key = stronger ? 100 - power * 4 - pts : 1000 + pts * 4 + power;
+                key = 100 - power * 4 - pts + partner_takes(X, n, SUIT_OF(c), opponents) * 300;
         } else {
             int p = trick_power(ti, counts, c);
             if (ours)
