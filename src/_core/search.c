@@ -610,9 +610,18 @@ static inline int partner_takes(const Ctx *X, const Node *n, int s, uint32_t opp
     return 0;
 }
 
+/* May an opponent of the seat to act ruff a lead in suit s (void in s,
+   with a trump)? */
+static inline int opponent_ruffs(const Ctx *X, const Node *n, int s)
+{
+    uint32_t left = n->hand[(n->seat + 1) & 3], right = n->hand[(n->seat + 3) & 3];
+    return (!(left & SUIT_MASK(s)) && (left & X->trumps)) || (!(right & SUIT_MASK(s)) && (right & X->trumps));
+}
+
 /* Order the moves: the table's best first; a leader's masters, then its
- * other cards from the weakest (first in the suits its partner may take),
- * trumps last. A follower whose side wins
+ * other cards from the weakest (first in the suits its partner may take,
+ * last in those an opponent may ruff), then trumps, then the masters an
+ * opponent may ruff. A follower whose side wins
  * the trick (second in hand: whose partner may beat the lead; third: whose
  * partner wins and the last hand cannot beat it) plays its most points
  * first, but masters against the other side last (they would win a trick
@@ -642,16 +651,24 @@ static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int best, in
         if (c == best) {
             key = 1 << 20;
         } else if (n->len == 0) {
-            /* lead a master (nobody holds a stronger card of its suit),
-               else low; trumps last, from the weakest: double dummy a
-               trump lead is rarely the best card */
-            int stronger = (others & STRONGER[ti][c]) != 0;
-            if (SUIT_OF(c) == trump)
-                key = -100 - power * 4 - pts;
-            else if (!stronger)
-                key = 1000 + pts * 4 + power;
+            /* tiers, best first: a master (nobody holds a stronger card of
+               its suit); low cards, first in the suits the partner may take
+               and last in those an opponent may ruff (in between, masters
+               of a suit the opponents are out of); trumps (double dummy a
+               trump lead is rarely the best card); a master an opponent
+               may ruff. Masters the most points first, the rest from the
+               weakest. */
+            int s_ = SUIT_OF(c), tier;
+            int ruffed = opponent_ruffs(X, n, s_);
+            if (s_ == trump)
+                tier = 1;
+            else if (!(others & STRONGER[ti][c]))
+                tier = ruffed ? 0 : !(opponents & SUIT_MASK(s_)) ? 3 : 7;
+            else if (partner_takes(X, n, s_, opponents))
+                tier = ruffed ? 5 : 6;
             else
-                key = 100 - power * 4 - pts + partner_takes(X, n, SUIT_OF(c), opponents) * 300;
+                tier = ruffed ? 2 : 4;
+            key = tier * 256 + ((tier == 7 || tier == 3 || tier == 0) ? pts * 4 + power : 128 - power * 4 - pts);
         } else {
             int p = trick_power(ti, counts, c);
             if (ours)
