@@ -610,26 +610,51 @@ static inline int partner_takes(const Ctx *X, const Node *n, int s, uint32_t opp
     return 0;
 }
 
-/* May an opponent of the seat to act ruff a lead in suit s (void in s,
-   with a trump)? */
-static inline int opponent_ruffs(const Ctx *X, const Node *n, int s)
+/* The cards of the suits in which h holds a card. */
+static inline uint32_t suits_held(uint32_t h)
 {
-    uint32_t left = n->hand[(n->seat + 1) & 3], right = n->hand[(n->seat + 3) & 3];
-    return (!(left & SUIT_MASK(s)) && (left & X->trumps)) || (!(right & SUIT_MASK(s)) && (right & X->trumps));
+    h |= h >> 1;
+    h |= h >> 2;
+    h |= h >> 4; /* bit 0 of each byte: any card of the byte's suit */
+    return (h & 0x01010101u) * 0xFFu;
 }
 
-/* Order the moves: the table's best first; a leader's masters, then its
- * other cards from the weakest (first in the suits its partner may take,
- * last in those an opponent may ruff), then trumps, then the masters an
- * opponent may ruff. A follower whose side wins
- * the trick (second in hand: whose partner may beat the lead; third: whose
- * partner wins and the last hand cannot beat it) plays its most points
- * first, but masters against the other side last (they would win a trick
- * of their own); otherwise its trick winners first, then the rest, the
- * fewest points first. Second and third in hand win with a master first,
- * the most points first (those points are safe), then with the cheapest
- * winner; last in hand, where any winner wins, with the most points but
- * masters last. */
+/* The cards of the suits a lead of which the partner of the seat to act
+   may take (with a master, a card no opponent beats, while an opponent
+   still holds the suit; or with a trump, void in the suit), and of those
+   an opponent may ruff (void in the suit, with a trump). Masters are
+   looked for only in the plain suits of `moves`. */
+static inline void lead_suits(const Ctx *X, const Node *n, uint32_t moves, uint32_t opponents, uint32_t *takes, uint32_t *ruffed)
+{
+    int seat = n->seat;
+    uint32_t partner = n->hand[(seat + 2) & 3], left = n->hand[(seat + 1) & 3], right = n->hand[(seat + 3) & 3];
+    uint32_t t = 0, r = 0;
+    if (partner & X->trumps)
+        t = ~suits_held(partner);
+    if (left & X->trumps)
+        r |= ~suits_held(left);
+    if (right & X->trumps)
+        r |= ~suits_held(right);
+    for (uint32_t m = partner & suits_held(opponents) & suits_held(moves) & ~X->trumps; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        if (!(opponents & STRONGER[X->ti][c]))
+            t |= SUIT_MASK(SUIT_OF(c));
+    }
+    *takes = t;
+    *ruffed = r;
+}
+
+/* Order the moves (the table's best card first).
+ * A leader: its masters, then its other cards from the weakest (first in
+ * the suits its partner may take, last in those an opponent may ruff), then
+ * trumps, then masters an opponent may ruff.
+ * A follower whose side wins the trick (second in hand: whose partner may
+ * beat the lead; third: whose partner wins and the last hand cannot beat
+ * it): the most points first, but masters against the other side last
+ * (they would win a trick of their own). Otherwise its trick winners, the
+ * most points first (second and third in hand: masters first, their points
+ * are safe; last in hand, where any winner wins: masters last), then the
+ * rest, the fewest points first. */
 static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int best, int8_t *out)
 {
     int count = 0, keys[8];
@@ -642,6 +667,9 @@ static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int best, in
     uint32_t others = (n->hand[0] | n->hand[1] | n->hand[2] | n->hand[3]) & ~n->hand[seat];
     uint32_t opponents = n->hand[(seat + 1) & 3] | n->hand[(seat + 3) & 3];
     uint32_t counts = SUIT_MASK(n->led) | X->trumps;
+    uint32_t takes = 0, ruffable = 0;
+    if (n->len == 0)
+        lead_suits(X, n, moves, opponents, &takes, &ruffable);
     while (moves) {
         int c = __builtin_ctz(moves);
         moves &= moves - 1;
@@ -658,13 +686,12 @@ static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int best, in
                trump lead is rarely the best card); a master an opponent
                may ruff. Masters the most points first, the rest from the
                weakest. */
-            int s_ = SUIT_OF(c), tier;
-            int ruffed = opponent_ruffs(X, n, s_);
-            if (s_ == trump)
+            int tier, ruffed = (ruffable >> c) & 1;
+            if (SUIT_OF(c) == trump)
                 tier = 1;
             else if (!(others & STRONGER[ti][c]))
-                tier = ruffed ? 0 : !(opponents & SUIT_MASK(s_)) ? 3 : 7;
-            else if (partner_takes(X, n, s_, opponents))
+                tier = ruffed ? 0 : !(opponents & SUIT_MASK(SUIT_OF(c))) ? 3 : 7;
+            else if ((takes >> c) & 1)
                 tier = ruffed ? 5 : 6;
             else
                 tier = ruffed ? 2 : 4;
@@ -674,7 +701,7 @@ static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int best, in
             if (ours)
                 key = 500 + pts * 8 - (SUIT_OF(c) == trump) * 64 - !(opponents & STRONGER[ti][c]) * 128;
             else if (p > n->win_power && n->len < 3)
-                key = !(others & STRONGER[ti][c]) ? 2000 + pts : 1000 - p * 8;
+                key = !(others & STRONGER[ti][c]) ? 2000 + pts : 1000 + pts * 8 - p;
             else if (p > n->win_power) /* last: any winner wins; keep the masters */
                 key = !(others & STRONGER[ti][c]) ? 1000 - p * 8 : 2000 + pts * 8 - p;
             else
