@@ -491,6 +491,7 @@ typedef struct {
     const Rules *rules;
     int trump, ti;
     uint32_t trumps;     /* the trump suit's cards (0 in Sun) */
+    const uint8_t (*pack[4])[256]; /* each suit's SHAPE_PACK (trump or plain order) */
 } Ctx;
 
 static void node_of(const Hand *h, int total, Node *n)
@@ -520,6 +521,8 @@ static void ctx_of(Solver *S, const Hand *h, Ctx *X)
     X->trump = h->trump;
     X->ti = h->trump >= 0 ? h->trump : 4;
     X->trumps = h->trump >= 0 ? SUIT_MASK(h->trump) : 0;
+    for (int s = 0; s < 4; s++)
+        X->pack[s] = SHAPE_PACK[s == h->trump];
 }
 
 /* k = n after the seat to act plays c (k may be n) */
@@ -834,17 +837,18 @@ static int quick_points(const Ctx *X, const Node *n)
 static inline void shape_key(const Ctx *X, const Node *n, uint32_t present, uint64_t *lo, uint64_t *hi)
 {
     /* a card's hand as two bits (odd hands; hands 2 and 3), packed per suit
-       to relative ranks, and the suit's length: 20 bits a suit */
+       to relative ranks (16 bits a suit), and the suits' lengths */
     uint32_t odd = n->hand[1] | n->hand[3], high = n->hand[2] | n->hand[3];
-    uint64_t l = 0, h = 0;
+    uint64_t l = 0;
     for (int s = 0; s < 4; s++) {
-        int p = (present >> (8 * s)) & 0xFF;
-        const uint8_t *pack = SHAPE_PACK[s == X->trump][p];
+        const uint8_t *pack = X->pack[s][(present >> (8 * s)) & 0xFF];
         l |= (uint64_t)(pack[(odd >> (8 * s)) & 0xFF] | pack[(high >> (8 * s)) & 0xFF] << 8) << (16 * s);
-        h |= (uint64_t)__builtin_popcount(p) << (4 * s);
     }
+    /* the suits' lengths, a byte each */
+    uint32_t c = present - ((present >> 1) & 0x55555555u);
+    c = (c & 0x33333333u) + ((c >> 2) & 0x33333333u);
     *lo = l;
-    *hi = h;
+    *hi = (c + (c >> 4)) & 0x0F0F0F0Fu;
 }
 
 /* the difference in points between two sets of present cards of one shape:
@@ -1033,9 +1037,11 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
     int twins = n->ntricks <= NTRICKS - 3;
     int8_t tried[8];
     int tried_v[8];
+    uint32_t tried_cards = 0;
     for (int i = 0; i < count; i++) {
         int v;
-        if (!(twins && i > 0 && twin_fails(X, n, order[i], tried, tried_v, i, maxing, alpha, beta, &v))) {
+        if (!((tried_cards & SUIT_MASK(SUIT_OF(order[i]))) &&
+              twin_fails(X, n, order[i], tried, tried_v, i, maxing, alpha, beta, &v))) {
             Node k;
             node_play(X, n, order[i], &k);
             v = ab(X, &k, alpha, beta);
@@ -1043,6 +1049,7 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
         if (twins) {
             tried[i] = order[i];
             tried_v[i] = v;
+            tried_cards |= BIT(order[i]);
         }
         if (maxing) {
             if (v > value) {
