@@ -650,7 +650,8 @@ static inline void lead_suits(const Ctx *X, const Node *n, uint32_t moves, uint3
 /* Order the moves (the table's best card first).
  * A leader: its masters, then its other cards from the weakest (first in
  * the suits its partner may take, last in those an opponent may ruff), then
- * trumps, then masters an opponent may ruff.
+ * trumps, then masters an opponent may ruff; master trumps go after the low
+ * cards of the plain suits.
  * A follower whose side wins the trick (second in hand: whose partner may
  * beat the lead; third: whose partner wins and the last hand cannot beat
  * it): the most points first, but masters against the other side last
@@ -684,14 +685,14 @@ static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int best, in
         } else if (n->len == 0) {
             /* tiers, best first: a master (nobody holds a stronger card of
                its suit); low cards, first in the suits the partner may take
-               and last in those an opponent may ruff (in between, masters
-               of a suit the opponents are out of); trumps (double dummy a
-               trump lead is rarely the best card); a master an opponent
-               may ruff. Masters the most points first, the rest from the
-               weakest. */
+               and last in those an opponent may ruff (in between, master
+               trumps and masters of a suit the opponents are out of); other
+               trumps (double dummy a trump lead is rarely the best card); a
+               master an opponent may ruff. Masters the most points first,
+               the rest from the weakest. */
             int tier, ruffed = (ruffable >> c) & 1;
             if (SUIT_OF(c) == trump)
-                tier = 1;
+                tier = !(others & STRONGER[ti][c]) ? 3 : 1;
             else if (!(others & STRONGER[ti][c]))
                 tier = ruffed ? 0 : !(opponents & SUIT_MASK(SUIT_OF(c))) ? 3 : 7;
             else if ((takes >> c) & 1)
