@@ -647,7 +647,7 @@ static inline void lead_suits(const Ctx *X, const Node *n, uint32_t moves, uint3
     *ruffed = r;
 }
 
-/* Order the moves (the table's best card first).
+/* Order the moves (the table's best card, if any, is tried before them).
  * A leader: its masters, then its other cards from the weakest (first in
  * the suits its partner may take, last in those an opponent may ruff), then
  * trumps, then masters an opponent may ruff; master trumps go after the low
@@ -659,7 +659,7 @@ static inline void lead_suits(const Ctx *X, const Node *n, uint32_t moves, uint3
  * most points first (second and third in hand: masters first, their points
  * are safe; last in hand, where any winner wins: masters last), then the
  * rest, the fewest points first. */
-static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int best, int8_t *out)
+static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int8_t *out)
 {
     int count = 0, keys[8];
     int seat = n->seat, trump = X->trump, ti = X->ti;
@@ -680,9 +680,7 @@ static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int best, in
         int pts = CARD_POINTS[ti][c];
         int power = CARD_POWER[ti][c];
         int key;
-        if (c == best) {
-            key = 1 << 20;
-        } else if (n->len == 0) {
+        if (n->len == 0) {
             /* tiers, best first: a master (nobody holds a stronger card of
                its suit); low cards, first in the suits the partner may take
                and last in those an opponent may ruff (in between, master
@@ -1023,15 +1021,20 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
     int maxing = (n->seat & 1) == 0;
     int8_t order[8];
     int count = 0;
-    uint32_t legal = node_legal(X, n);
+    uint32_t legal = node_legal(X, n), later = 0;
     if (n->ntricks >= NTRICKS - 3 && n->len > 0) {
         /* a follower in the last three tricks: ordering costs more than it saves */
         for (; legal; legal &= legal - 1)
             order[count++] = (int8_t)__builtin_ctz(legal);
     } else if (!(legal & (legal - 1))) {
         order[count++] = (int8_t)__builtin_ctz(legal);
+    } else if (best >= 0 && (legal >> best & 1)) {
+        /* the table's best card alone: the others are ordered only if it
+           does not cut */
+        order[count++] = (int8_t)best;
+        later = legal;
     } else {
-        count = order_moves(X, n, distinct_moves(n, X->trump, legal), best, order);
+        count = order_moves(X, n, distinct_moves(n, X->trump, legal), order);
     }
     int value = maxing ? -1 : 1 << 20, chosen = -1;
     /* twins are worth checking where subtrees are large */
@@ -1069,6 +1072,10 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
         }
         if (alpha >= beta)
             break;
+        if (i + 1 == count && later) {
+            count += order_moves(X, n, distinct_moves(n, X->trump, later) & ~BIT(order[0]), order + count);
+            later = 0;
+        }
     }
     if (e) { /* this position's entry, with the bounds it had and this search's */
         int f = value - p0;
