@@ -597,22 +597,6 @@ static inline int may_beat(const Ctx *X, const Node *n, uint32_t hand)
            (!(hand & SUIT_MASK(n->led)) && (hand & X->trumps) && SUIT_OF(n->win_card) != X->trump);
 }
 
-/* May the partner of the seat to act take a lead in suit s: with a master
-   of s (a card no opponent beats) while an opponent still holds s, or
-   with a trump, void in s? */
-static inline int partner_takes(const Ctx *X, const Node *n, int s, uint32_t opponents)
-{
-    uint32_t partner = n->hand[(n->seat + 2) & 3];
-    if (!(partner & SUIT_MASK(s)))
-        return (partner & X->trumps) != 0;
-    if (!(opponents & SUIT_MASK(s)))
-        return 0;
-    for (uint32_t m = partner & SUIT_MASK(s); m; m &= m - 1)
-        if (!(opponents & STRONGER[X->ti][__builtin_ctz(m)]))
-            return 1;
-    return 0;
-}
-
 /* The cards of the suits in which h holds a card. */
 static inline uint32_t suits_held(uint32_t h)
 {
