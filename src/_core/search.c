@@ -632,10 +632,10 @@ static inline void lead_suits(const Ctx *X, const Node *n, uint32_t moves, uint3
 }
 
 /* Order the moves (the table's best card, if any, is tried before them).
- * A leader: its masters, then its other cards from the weakest (first in
- * the suits its partner may take, last in those an opponent may ruff), then
- * trumps, then masters an opponent may ruff; master trumps go after the low
- * cards of the plain suits.
+ * A leader: its masters; its other cards, first in the suits its partner
+ * may take; master trumps and masters of a suit the opponents are out of;
+ * low cards an opponent may ruff; other trumps; masters an opponent may
+ * ruff.
  * A follower whose side wins the trick (second in hand: whose partner may
  * beat the lead; third: whose partner wins and the last hand cannot beat
  * it): the most points first, but masters against the other side last
@@ -663,34 +663,33 @@ static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int8_t *out)
         moves &= moves - 1;
         int pts = CARD_POINTS[ti][c];
         int power = CARD_POWER[ti][c];
-        int key;
+        int key, master; /* master: nobody holds a stronger card of its suit */
         if (n->len == 0) {
-            /* tiers, best first: a master (nobody holds a stronger card of
-               its suit); low cards, first in the suits the partner may take
-               and last in those an opponent may ruff (in between, master
-               trumps and masters of a suit the opponents are out of); other
-               trumps (double dummy a trump lead is rarely the best card); a
-               master an opponent may ruff. Masters the most points first,
-               the rest from the weakest. */
+            /* tiers, best first (see above; double dummy a trump lead is
+               rarely the best card); masters the most points first, the
+               rest from the weakest */
             int tier, ruffed = (ruffable >> c) & 1;
+            master = !(others & STRONGER[ti][c]);
             if (SUIT_OF(c) == trump)
-                tier = !(others & STRONGER[ti][c]) ? 3 : 1;
-            else if (!(others & STRONGER[ti][c]))
+                tier = master ? 3 : 1;
+            else if (master)
                 tier = ruffed ? 0 : !(opponents & SUIT_MASK(SUIT_OF(c))) ? 3 : 7;
             else if ((takes >> c) & 1)
                 tier = ruffed ? 5 : 6;
             else
                 tier = ruffed ? 2 : 4;
-            key = tier * 256 + ((tier == 7 || tier == 3 || tier == 0) ? pts * 4 + power : 128 - power * 4 - pts);
+            key = tier * 256 + (master ? pts * 4 + power : 128 - power * 4 - pts);
         } else {
             int p = trick_power(ti, counts, c);
             if (ours)
                 key = 500 + pts * 8 - (SUIT_OF(c) == trump) * 64 - !(opponents & STRONGER[ti][c]) * 128;
-            else if (p > n->win_power && n->len < 3)
-                key = !(others & STRONGER[ti][c]) ? 2000 + pts : 1000 + pts * 8 - p;
-            else if (p > n->win_power) /* last: any winner wins; keep the masters */
-                key = !(others & STRONGER[ti][c]) ? 1000 - p * 8 : 2000 + pts * 8 - p;
-            else
+            else if (p > n->win_power) {
+                master = !(others & STRONGER[ti][c]);
+                if (n->len < 3)
+                    key = master ? 2000 + pts : 1000 + pts * 8 - p;
+                else /* last: any winner wins; keep the masters */
+                    key = master ? 1000 - p * 8 : 2000 + pts * 8 - p;
+            } else
                 key = 200 - pts * 8 - power;
         }
         int j = count++;
