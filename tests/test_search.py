@@ -1027,6 +1027,34 @@ def test_value_equals_bruteforce(endings, brute):
         assert 0 <= b <= total_of(s)
 
 
+def strongest_trump_side(s: State) -> int:
+    """The side (0 or 1) holding the strongest trump left in the hands."""
+    for rank in "J9ATKQ87":
+        c = int(Card(rank + "SHDC"[s.trump_id]))
+        for seat, h in enumerate(s.hand_masks):
+            if h >> c & 1:
+                return seat & 1
+    return -1
+
+
+def test_sure_trumps_of_the_side_not_on_lead_keep_values_exact(endings, brute):
+    """Trick starts where the side not on lead holds the strongest trump
+    left, whose run of top trumps bounds the leading side's points: the
+    value and both thresholds around it against brute force."""
+    n = 0
+    solver = Solver()
+    for s, b in zip(endings, brute):
+        if s.trump_id < 0 or s.trick_ids or strongest_trump_side(s) != (s.to_act & 1) ^ 1:
+            continue
+        team = s.to_act & 1
+        assert solver.value(s) == b, s.to_record()
+        assert Solver().reaches(s, team, b) and not Solver().reaches(s, team, b + 1), s.to_record()
+        assert Solver().reaches(s, team ^ 1, total_of(s) - b), s.to_record()
+        assert not Solver().reaches(s, team ^ 1, total_of(s) - b + 1), s.to_record()
+        n += 1
+    assert n >= 50
+
+
 RULE_OPTIONS = [None, {"overtrump_when_cutting": False}, {"undertrump": False},
                 {"partner_winning_frees": False}, {"declarations": "choice"}]
 

@@ -807,6 +807,27 @@ static int quick_points(const Ctx *X, const Node *n)
     return pts;
 }
 
+/* Sure trump points at a trick start: the run of the strongest trumps that
+ * one side holds lands with that side whatever is played (a trick holding
+ * one of them is won by that side's strongest card in it). Returns the
+ * run's points, *side the side holding it (0 or 1; -1: no trump left). */
+static inline int sure_trumps(const Ctx *X, const Node *n, int *side)
+{
+    int t = X->trump;
+    uint32_t side0 = (n->hand[0] | n->hand[2]) >> (8 * t) & 0xFF;
+    uint32_t present = (side0 | (n->hand[1] | n->hand[3]) >> (8 * t)) & 0xFF;
+    if (!present)
+        return *side = -1, 0;
+    /* side 0's trumps on relative ranks, weakest first; the top run */
+    int k = __builtin_popcount(present);
+    uint32_t full = (1u << k) - 1, x = SHAPE_PACK[1][present][side0];
+    int top = x >> (k - 1) & 1;
+    uint32_t other = (top ? ~x : x) & full; /* the other side's ranks */
+    int from = other ? 32 - __builtin_clz(other) : 0; /* the run's weakest rank */
+    *side = !top;
+    return (int)((SHAPE_POINTS[1][present] >> (8 * from)) * 0x0101010101010101ull >> 56);
+}
+
 /* Shapes. Two trick starts of one shape (the same seat leads, and the k-th
  * strongest present card of each suit is in the same hand in both) play
  * alike: every comparison between cards, so every legal set and trick
@@ -953,10 +974,53 @@ static inline int twin_fails(const Ctx *X, const Node *n, int c, const int8_t *t
     return 0;
 }
 
+/* The plain fail-soft search of the next-to-last trick's followers: too
+   small a tree for the table, the ordering or the twins to pay. */
+static int endgame(const Ctx *X, const Node *n, int alpha, int beta)
+{
+    X->S->nodes++;
+    if (n->ntricks >= NTRICKS - 1)
+        return last_trick(X, n);
+    int p0 = n->p0;
+    if (p0 >= beta)
+        return p0;
+    if (p0 + n->rest <= alpha)
+        return p0 + n->rest;
+    uint32_t legal = node_legal(X, n);
+    if ((n->seat & 1) == 0) {
+        int value = -1;
+        for (; legal; legal &= legal - 1) {
+            Node k;
+            node_play(X, n, __builtin_ctz(legal), &k);
+            int v = endgame(X, &k, alpha, beta);
+            if (v > value) {
+                value = v;
+                if (v > alpha && (alpha = v) >= beta)
+                    break;
+            }
+        }
+        return value;
+    }
+    int value = 1 << 20;
+    for (; legal; legal &= legal - 1) {
+        Node k;
+        node_play(X, n, __builtin_ctz(legal), &k);
+        int v = endgame(X, &k, alpha, beta);
+        if (v < value) {
+            value = v;
+            if (v < beta && alpha >= (beta = v))
+                break;
+        }
+    }
+    return value;
+}
+
 /* Fail-soft alpha-beta on team 0's final points, with the table holding
    bounds on team 0's future points at trick starts. */
 static int ab(const Ctx *X, const Node *n, int alpha, int beta)
 {
+    if (n->ntricks == NTRICKS - 2 && n->len > 0)
+        return endgame(X, n, alpha, beta);
     Solver *S = X->S;
     S->nodes++;
     int p0 = n->p0, rest = n->rest;
@@ -989,9 +1053,20 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
             best = shape_uncard(X, present, best);
         } else if (n->ntricks < NTRICKS - 2) {
             /* the leading side's quick tricks bound the value from its
-               side (after the probe: a hit is cheaper; with two tricks
-               left they cost more than they cut) */
+               side, a side's sure trumps from that side (after the probe:
+               a hit is cheaper; with two tricks left they cost more than
+               they cut) */
             int q = quick_points(X, n);
+            int side = -1, t = X->trump >= 0 ? sure_trumps(X, n, &side) : 0;
+            if (side == (n->leader & 1)) { /* both bound the leading side's points */
+                if (t > q)
+                    q = t;
+            } else if (side == 0) {
+                if (p0 + t >= beta)
+                    return p0 + t;
+            } else if (side == 1 && p0 + rest - t <= alpha) {
+                return p0 + rest - t;
+            }
             if ((n->leader & 1) == 0) {
                 if (p0 + q >= beta)
                     return p0 + q;
