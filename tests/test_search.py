@@ -1055,6 +1055,20 @@ def test_sure_trumps_of_the_side_not_on_lead_keep_values_exact(endings, brute):
     assert n >= 50
 
 
+def test_value_of_a_full_deal_is_its_best_cards_value():
+    """From the first lead, value() (the first card valued exactly, the
+    others tested against it) and moves() (every card valued exactly) are
+    two searches: the value is the best card's, in every contract."""
+    spread = 0
+    for k, (variant, kind) in enumerate(CONTRACTS):
+        for s in positions(variant, 6, 32, 32, kind=kind, seed0=40_000 + 100 * k):
+            assert cards_in_hands(s) == 32 and not s.trick_ids
+            moves = Solver().moves(s)
+            assert Solver().value(s) == max(moves.values()), s.to_record()
+            spread += len(set(moves.values())) > 2
+    assert spread >= 12     # most deals: the cards' values differ
+
+
 RULE_OPTIONS = [None, {"overtrump_when_cutting": False}, {"undertrump": False},
                 {"partner_winning_frees": False}, {"declarations": "choice"}]
 

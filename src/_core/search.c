@@ -940,6 +940,21 @@ static inline TTEntry *tt_probe(Solver *S, const Ctx *X, uint64_t lo, uint64_t h
     return __builtin_popcount(b[0].present) <= __builtin_popcount(b[1].present) ? &b[0] : &b[1];
 }
 
+/* Write a trick start's entry: its key, cards and bounds, and its best card. */
+static inline void tt_store(const Ctx *X, TTEntry *e, const Node *n, uint64_t lo, uint64_t hi, uint32_t present,
+                            int lower, int upper, int chosen)
+{
+    e->lo = lo;
+    e->hi = hi;
+    e->present = present;
+    e->stamp = X->S->stamp;
+    e->lower = (int16_t)lower;
+    e->upper = (int16_t)upper;
+    e->rest = n->rest;
+    e->leader = n->leader;
+    e->best = (int8_t)(chosen >= 0 ? shape_card(X, present, chosen) : -1);
+}
+
 /* Twin cards: two cards of one suit in one hand with no present card
  * between them in the suit's order. The games after either are the same up
  * to swapping the two (each compares alike with every other card, so the
@@ -1146,15 +1161,7 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
         } else {
             lower = upper = f;
         }
-        e->lo = lo;
-        e->hi = hi;
-        e->present = present;
-        e->stamp = S->stamp;
-        e->lower = (int16_t)lower;
-        e->upper = (int16_t)upper;
-        e->rest = (int16_t)rest;
-        e->leader = n->leader;
-        e->best = (int8_t)(chosen >= 0 ? shape_card(X, present, chosen) : -1);
+        tt_store(X, e, n, lo, hi, present, lower, upper, chosen);
     }
     return value;
 }
@@ -1181,16 +1188,15 @@ int solver_reaches(Solver *s, const Hand *h, int team, int target)
     return ab(&X, &n, cap, cap + 1) <= cap;
 }
 
-/* Team 0's exact final points by zero-window searches, the table keeping
-   the bounds between them. With no guess (guess < 0) they halve the range
-   the value may lie in (fail-soft results narrow it further): fewer nodes
-   than one full-window search. With a guess they start there and step from
-   each fail-soft result (MTD(f)): the moves of one position have close
-   values, so each move's search starts from the value of the one before. */
-static int ab_exact(const Ctx *X, const Node *n, int guess)
+/* Team 0's exact final points, known to lie in lo..hi, by zero-window
+   searches, the table keeping the bounds between them. With no guess
+   (guess < 0) they halve the range the value may lie in (fail-soft results
+   narrow it further): fewer nodes than one full-window search. With a guess
+   they start there and step from each fail-soft result (MTD(f)): the moves
+   of one position have close values, so each move's search starts from the
+   value of the one before. */
+static int ab_exact(const Ctx *X, const Node *n, int lo, int hi, int guess)
 {
-    int lo = n->p0;
-    int hi = n->p0 + n->rest;
     while (lo < hi) {
         int mid = guess < 0 ? lo + (hi - lo + 1) / 2 : guess <= lo ? lo + 1 : guess > hi ? hi : guess;
         int v = ab(X, n, mid - 1, mid);
@@ -1204,12 +1210,74 @@ static int ab_exact(const Ctx *X, const Node *n, int guess)
     return lo;
 }
 
+static inline int node_exact(const Ctx *X, const Node *n, int guess)
+{
+    return ab_exact(X, n, n->p0, n->p0 + n->rest, guess);
+}
+
+/* The value of a position: its first card's (in the search's order) exact
+ * value, then each other card tested once, by one zero-window search, for
+ * beating the best so far, and valued exactly (from that search's bound)
+ * when it does. A failed test refutes one card at one threshold, where each
+ * failed probe of halving the whole range refutes every card. In Sun the
+ * range is halved: the leads' values lie closer together there, and the
+ * tests cost more than they save. */
+static int root_exact(const Ctx *X, const Node *n)
+{
+    if (n->ntricks >= NTRICKS - 1 || X->trump < 0)
+        return node_exact(X, n, -1);
+    /* a trick start: the table may know it, and keeps it */
+    TTEntry *e = NULL;
+    uint64_t lo = 0, hi = 0;
+    uint32_t present = 0;
+    int first = -1, chosen = -1;
+    if (n->len == 0) {
+        int lower = 0, upper = n->rest, hit;
+        present = node_present(n);
+        shape_key(X, n, present, &lo, &hi);
+        e = tt_probe(X->S, X, lo, hi, n->leader, present, n->rest, &lower, &upper, &first, &hit);
+        if (hit && lower == upper)
+            return n->p0 + lower;
+        first = hit ? shape_uncard(X, present, first) : -1;
+    }
+    uint32_t moves = distinct_moves(n, X->trump, node_legal(X, n));
+    int8_t order[8];
+    int count = 0;
+    if (first >= 0 && (moves >> first & 1))
+        order[count++] = (int8_t)first;
+    count += order_moves(X, n, count ? moves & ~BIT(first) : moves, order + count);
+    int maxing = (n->seat & 1) == 0, best = 0;
+    for (int i = 0; i < count; i++) {
+        Node k;
+        node_play(X, n, order[i], &k);
+        int v;
+        if (i == 0) {
+            v = node_exact(X, &k, -1);
+        } else if (maxing) {
+            v = ab(X, &k, best, best + 1);
+            if (v > best)
+                v = ab_exact(X, &k, v, k.p0 + k.rest, -1);
+        } else {
+            v = ab(X, &k, best - 1, best);
+            if (v < best)
+                v = ab_exact(X, &k, k.p0, v, -1);
+        }
+        if (i == 0 || (maxing ? v > best : v < best)) {
+            best = v;
+            chosen = order[i];
+        }
+    }
+    if (e)
+        tt_store(X, e, n, lo, hi, present, best - n->p0, best - n->p0, chosen);
+    return best;
+}
+
 int solver_value(Solver *s, const Hand *h)
 {
     Ctx X;
     Node n;
     search_root(s, h, &X, &n);
-    int v0 = ab_exact(&X, &n, -1);
+    int v0 = root_exact(&X, &n);
     return (n.seat & 1) == 0 ? v0 : hand_total(h) - v0;
 }
 
@@ -1226,7 +1294,7 @@ uint32_t solver_moves(Solver *s, const Hand *h, int16_t values[NCARDS])
         int c = __builtin_ctz(m);
         Node k;
         node_play(&X, &n, c, &k);
-        int v0 = k.ntricks == NTRICKS ? k.p0 : ab_exact(&X, &k, guess);
+        int v0 = k.ntricks == NTRICKS ? k.p0 : node_exact(&X, &k, guess);
         guess = v0;
         values[c] = (int16_t)(T == 0 ? v0 : total - v0);
     }
