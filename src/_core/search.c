@@ -1216,12 +1216,12 @@ static inline int node_exact(const Ctx *X, const Node *n, int guess)
 }
 
 /* The value of a position: its first card's (in the search's order) exact
- * value, then each other card tested once, by one zero-window search, for
- * beating the best so far, and valued exactly (from that search's bound)
- * when it does. A failed test refutes one card at one threshold, where each
- * failed probe of halving the whole range refutes every card. In Sun the
- * range is halved: the leads' values lie closer together there, and the
- * tests cost more than they save. */
+ * value, found the same way, then each other card tested once, by one
+ * zero-window search, for beating the best so far, and valued exactly (from
+ * that search's bound) when it does. A failed test refutes one card at one
+ * threshold, where each failed probe of halving the whole range refutes
+ * every card. In Sun the range is halved: the cards' values lie closer
+ * together there, and the tests cost more than they save. */
 static int root_exact(const Ctx *X, const Node *n)
 {
     if (n->ntricks >= NTRICKS - 1 || X->trump < 0)
@@ -1252,7 +1252,7 @@ static int root_exact(const Ctx *X, const Node *n)
         node_play(X, n, order[i], &k);
         int v;
         if (i == 0) {
-            v = node_exact(X, &k, -1);
+            v = root_exact(X, &k);
         } else if (maxing) {
             v = ab(X, &k, best, best + 1);
             if (v > best)
