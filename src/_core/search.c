@@ -1192,9 +1192,9 @@ int solver_reaches(Solver *s, const Hand *h, int team, int target)
    searches, the table keeping the bounds between them. With no guess
    (guess < 0) they halve the range the value may lie in (fail-soft results
    narrow it further): fewer nodes than one full-window search. With a guess
-   they start there and step from each fail-soft result (MTD(f)): the moves
-   of one position have close values, so each move's search starts from the
-   value of the one before. */
+   they start there and step from each fail-soft result (MTD(f)): in Sun
+   the moves of one position have close values, so each move's search
+   starts from the value of the one before (see solver_moves). */
 static int ab_exact(const Ctx *X, const Node *n, int lo, int hi, int guess)
 {
     while (lo < hi) {
@@ -1290,11 +1290,13 @@ uint32_t solver_moves(Solver *s, const Hand *h, int16_t values[NCARDS])
     uint32_t legal = node_legal(&X, &n);
     uint32_t distinct = distinct_moves(&n, X.trump, legal);
     int guess = -1;
+    /* each card's value as a position's: by its own cards in trump
+       contracts, by MTD(f) from the card before in Sun */
     for (uint32_t m = distinct; m; m &= m - 1) {
         int c = __builtin_ctz(m);
         Node k;
         node_play(&X, &n, c, &k);
-        int v0 = k.ntricks == NTRICKS ? k.p0 : node_exact(&X, &k, guess);
+        int v0 = k.ntricks == NTRICKS ? k.p0 : X.trump >= 0 ? root_exact(&X, &k) : node_exact(&X, &k, guess);
         guess = v0;
         values[c] = (int16_t)(T == 0 ? v0 : total - v0);
     }
