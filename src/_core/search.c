@@ -1215,29 +1215,36 @@ static inline int node_exact(const Ctx *X, const Node *n, int guess)
     return ab_exact(X, n, n->p0, n->p0 + n->rest, guess);
 }
 
-/* The value of a position: its first card's (in the search's order) exact
- * value, found the same way, then each other card tested once, by one
- * zero-window search, for beating the best so far, and valued exactly (from
- * that search's bound) when it does. A failed test refutes one card at one
- * threshold, where each failed probe of halving the whole range refutes
- * every card. In Sun the range is halved: the cards' values lie closer
- * together there, and the tests cost more than they save. */
-static int root_exact(const Ctx *X, const Node *n)
+/* The value of a position clamped to a..b (a if it is at most a, b if at
+ * least b): its first card's (in the search's order) clamped value, found
+ * the same way, then each other card tested once, by one zero-window
+ * search, for beating the best so far, and valued the same way, from that
+ * search's bound, only when it does. A failed test refutes one card at one
+ * threshold, where each failed probe of halving the range refutes every
+ * card. In Sun the range is halved: the cards' values lie closer together
+ * there, and the tests cost more than they save. */
+static int value_within(const Ctx *X, const Node *n, int a, int b)
 {
+    if (a >= b)
+        return a;
     if (n->ntricks >= NTRICKS - 1 || X->trump < 0)
-        return node_exact(X, n, -1);
-    /* a trick start: the table may know it, and keeps it */
+        return ab_exact(X, n, a, b, -1);
+    /* a trick start: the table's bounds narrow a..b, and it keeps the result */
     TTEntry *e = NULL;
     uint64_t lo = 0, hi = 0;
     uint32_t present = 0;
-    int first = -1, chosen = -1;
+    int first = -1, chosen = -1, lower = 0, upper = n->rest, p0 = n->p0;
     if (n->len == 0) {
-        int lower = 0, upper = n->rest, hit;
+        int hit;
         present = node_present(n);
         shape_key(X, n, present, &lo, &hi);
         e = tt_probe(X->S, X, lo, hi, n->leader, present, n->rest, &lower, &upper, &first, &hit);
-        if (hit && lower == upper)
-            return n->p0 + lower;
+        if (p0 + lower > a)
+            a = p0 + lower;
+        if (p0 + upper < b)
+            b = p0 + upper;
+        if (a >= b)
+            return p0 + lower >= b ? b : a;
         first = hit ? shape_uncard(X, present, first) : -1;
     }
     uint32_t moves = distinct_moves(n, X->trump, node_legal(X, n));
@@ -1246,30 +1253,40 @@ static int root_exact(const Ctx *X, const Node *n)
     if (first >= 0 && (moves >> first & 1))
         order[count++] = (int8_t)first;
     count += order_moves(X, n, count ? moves & ~BIT(first) : moves, order + count);
-    int maxing = (n->seat & 1) == 0, best = 0;
-    for (int i = 0; i < count; i++) {
+    int maxing = (n->seat & 1) == 0, best = maxing ? a : b;
+    for (int i = 0; i < count && (maxing ? best < b : best > a); i++) {
         Node k;
         node_play(X, n, order[i], &k);
         int v;
         if (i == 0) {
-            v = root_exact(X, &k);
+            v = value_within(X, &k, a, b);
         } else if (maxing) {
             v = ab(X, &k, best, best + 1);
             if (v > best)
-                v = ab_exact(X, &k, v, k.p0 + k.rest, -1);
+                v = value_within(X, &k, v < b ? v : b, b);
         } else {
             v = ab(X, &k, best - 1, best);
             if (v < best)
-                v = ab_exact(X, &k, k.p0, v, -1);
+                v = value_within(X, &k, a, v > a ? v : a);
         }
-        if (i == 0 || (maxing ? v > best : v < best)) {
+        if (maxing ? v > best : v < best) {
             best = v;
             chosen = order[i];
         }
     }
-    if (e)
-        tt_store(X, e, n, lo, hi, present, best - n->p0, best - n->p0, chosen);
+    if (e) { /* inside a..b the value itself; at a an upper bound, at b a lower one */
+        if (best > a && best - p0 > lower)
+            lower = best - p0;
+        if (best < b && best - p0 < upper)
+            upper = best - p0;
+        tt_store(X, e, n, lo, hi, present, lower, upper, chosen);
+    }
     return best;
+}
+
+static inline int position_value(const Ctx *X, const Node *n)
+{
+    return value_within(X, n, n->p0, n->p0 + n->rest);
 }
 
 int solver_value(Solver *s, const Hand *h)
@@ -1277,7 +1294,7 @@ int solver_value(Solver *s, const Hand *h)
     Ctx X;
     Node n;
     search_root(s, h, &X, &n);
-    int v0 = root_exact(&X, &n);
+    int v0 = position_value(&X, &n);
     return (n.seat & 1) == 0 ? v0 : hand_total(h) - v0;
 }
 
@@ -1296,7 +1313,7 @@ uint32_t solver_moves(Solver *s, const Hand *h, int16_t values[NCARDS])
         int c = __builtin_ctz(m);
         Node k;
         node_play(&X, &n, c, &k);
-        int v0 = k.ntricks == NTRICKS ? k.p0 : X.trump >= 0 ? root_exact(&X, &k) : node_exact(&X, &k, guess);
+        int v0 = k.ntricks == NTRICKS ? k.p0 : X.trump >= 0 ? position_value(&X, &k) : node_exact(&X, &k, guess);
         guess = v0;
         values[c] = (int16_t)(T == 0 ? v0 : total - v0);
     }
