@@ -1188,31 +1188,21 @@ int solver_reaches(Solver *s, const Hand *h, int team, int target)
     return ab(&X, &n, cap, cap + 1) <= cap;
 }
 
-/* Team 0's exact final points, known to lie in lo..hi, by zero-window
-   searches, the table keeping the bounds between them. With no guess
-   (guess < 0) they halve the range the value may lie in (fail-soft results
-   narrow it further): fewer nodes than one full-window search. With a guess
-   they start there and step from each fail-soft result (MTD(f)): in Sun
-   the moves of one position have close values, so each move's search
-   starts from the value of the one before (see solver_moves). */
-static int ab_exact(const Ctx *X, const Node *n, int lo, int hi, int guess)
+/* Team 0's final points clamped to lo..hi, by zero-window searches that
+   halve the range the value may lie in (fail-soft results narrow it
+   further), the table keeping the bounds between them: fewer nodes than one
+   full-window search. */
+static int ab_exact(const Ctx *X, const Node *n, int lo, int hi)
 {
     while (lo < hi) {
-        int mid = guess < 0 ? lo + (hi - lo + 1) / 2 : guess <= lo ? lo + 1 : guess > hi ? hi : guess;
+        int mid = lo + (hi - lo + 1) / 2;
         int v = ab(X, n, mid - 1, mid);
         if (v >= mid)
             lo = v < hi ? v : hi;
         else
             hi = v > lo ? v : lo;
-        if (guess >= 0)
-            guess = v >= mid ? lo + 1 : hi;
     }
     return lo;
-}
-
-static inline int node_exact(const Ctx *X, const Node *n, int guess)
-{
-    return ab_exact(X, n, n->p0, n->p0 + n->rest, guess);
 }
 
 /* The value of a position clamped to a..b (a if it is at most a, b if at
@@ -1221,14 +1211,13 @@ static inline int node_exact(const Ctx *X, const Node *n, int guess)
  * search, for beating the best so far, and valued the same way, from that
  * search's bound, only when it does. A failed test refutes one card at one
  * threshold, where each failed probe of halving the range refutes every
- * card. In Sun the range is halved: the cards' values lie closer together
- * there, and the tests cost more than they save. */
+ * card. */
 static int value_within(const Ctx *X, const Node *n, int a, int b)
 {
     if (a >= b)
         return a;
-    if (n->ntricks >= NTRICKS - 1 || X->trump < 0)
-        return ab_exact(X, n, a, b, -1);
+    if (n->ntricks >= NTRICKS - 1)
+        return ab_exact(X, n, a, b);
     /* a trick start: the table's bounds narrow a..b, and it keeps the result */
     TTEntry *e = NULL;
     uint64_t lo = 0, hi = 0;
@@ -1306,15 +1295,11 @@ uint32_t solver_moves(Solver *s, const Hand *h, int16_t values[NCARDS])
     int T = n.seat & 1, total = hand_total(h);
     uint32_t legal = node_legal(&X, &n);
     uint32_t distinct = distinct_moves(&n, X.trump, legal);
-    int guess = -1;
-    /* each card's value as a position's: by its own cards in trump
-       contracts, by MTD(f) from the card before in Sun */
     for (uint32_t m = distinct; m; m &= m - 1) {
         int c = __builtin_ctz(m);
         Node k;
         node_play(&X, &n, c, &k);
-        int v0 = k.ntricks == NTRICKS ? k.p0 : X.trump >= 0 ? position_value(&X, &k) : node_exact(&X, &k, guess);
-        guess = v0;
+        int v0 = position_value(&X, &k);
         values[c] = (int16_t)(T == 0 ? v0 : total - v0);
     }
     /* an equivalent card has the value of the one kept for it */
