@@ -1055,6 +1055,42 @@ def test_sure_trumps_of_the_side_not_on_lead_keep_values_exact(endings, brute):
     assert n >= 50
 
 
+def partner_holds_an_entry(s: State) -> bool:
+    """In Sun, does the partner of the seat to act hold the strongest card
+    left of a suit the seat to act holds?"""
+    hands = s.hand_masks
+    me, partner = hands[s.to_act], hands[(s.to_act + 2) & 3]
+    others = me | hands[(s.to_act + 1) & 3] | hands[(s.to_act + 3) & 3]
+    for suit in "SHDC":
+        cards = [int(Card(rank + suit)) for rank in "ATKQJ987"]
+        if not any(me >> c & 1 for c in cards):
+            continue
+        top = next((c for c in cards if (others | partner) >> c & 1), None)
+        if top is not None and partner >> top & 1:
+            return True
+    return False
+
+
+def test_partners_quick_tricks_in_sun_keep_values_exact():
+    """Sun trick starts where the partner of the leader holds the master of a
+    suit the leader holds (an entry to the partner's masters, which the
+    quick-trick bound counts): the value and both thresholds around it, for
+    both teams, against brute force."""
+    n = 0
+    solver = Solver()
+    for cards in (12, 16):
+        for s in positions("baloot", 150, cards, cards, kind="sun", seed0=90_000 + cards):
+            if s.trick_ids or not partner_holds_an_entry(s):
+                continue
+            b, team = _core.bruteforce_value(s), s.to_act & 1
+            assert solver.value(s) == b, s.to_record()
+            assert Solver().reaches(s, team, b) and not Solver().reaches(s, team, b + 1), s.to_record()
+            assert Solver().reaches(s, team ^ 1, total_of(s) - b), s.to_record()
+            assert not Solver().reaches(s, team ^ 1, total_of(s) - b + 1), s.to_record()
+            n += 1
+    assert n >= 80
+
+
 def test_value_of_a_full_deal_is_its_best_cards_value():
     """From the first lead, value() (the first card valued exactly, the
     others tested against it) and moves() (every card valued exactly) are

@@ -768,9 +768,41 @@ static inline int followed(const Node *n, int L, int s, int tr, int k)
     return pts;
 }
 
+/* Sun: the partner's quick tricks after the leader's: the leader leads a
+ * low card to a suit whose master the partner holds (an entry), and the
+ * partner cashes its masters, every other hand following with its cheapest
+ * cards (the leader's first, the entry, among them). While the leader cashes,
+ * the partner keeps the entry (it holds at least one more card); if it has
+ * to throw a master away, the card still lands with its side, and every
+ * trick left is the side's. Returns the partner's tricks, adds their points
+ * to *pts. */
+static inline int partner_masters(const Node *n, int L, int *pts)
+{
+    uint32_t mine = n->hand[L], partner = n->hand[(L + 2) & 3];
+    uint32_t opponents = n->hand[(L + 1) & 3] | n->hand[(L + 3) & 3];
+    uint32_t masters = 0;
+    for (uint32_t m = partner; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        if (!(STRONGER[4][c] & (mine | opponents)))
+            masters |= BIT(c);
+    }
+    if (!(masters & suits_held(mine)))
+        return 0;
+    for (int s = 0; s < 4; s++) {
+        int ks = __builtin_popcount(masters & SUIT_MASK(s));
+        if (!ks)
+            continue;
+        for (uint32_t m = masters & SUIT_MASK(s); m; m &= m - 1)
+            *pts += CARD_POINTS[4][__builtin_ctz(m)];
+        *pts += followed(n, (L + 2) & 3, s, 0, ks);
+    }
+    return __builtin_popcount(masters);
+}
+
 /* Quick tricks: card points the leading side is sure to take by cashing
  * the leader's masters (cards no other hand can beat), trumps first, then
- * side suits while every other hand still holding a trump must follow. */
+ * side suits while every other hand still holding a trump must follow; in
+ * Sun, then the partner's (above). */
 static int quick_points(const Ctx *X, const Node *n)
 {
     int L = n->leader, trump = X->trump, ti = X->ti;
@@ -802,6 +834,8 @@ static int quick_points(const Ctx *X, const Node *n)
             pts += followed(n, L, s, 0, k);
         tricks += k;
     }
+    if (trump < 0 && tricks < NTRICKS - n->ntricks)
+        tricks += partner_masters(n, L, &pts);
     if (tricks >= NTRICKS - n->ntricks)
         pts += 10;
     return pts;
