@@ -1055,40 +1055,71 @@ def test_sure_trumps_of_the_side_not_on_lead_keep_values_exact(endings, brute):
     assert n >= 50
 
 
+SUN_CARDS = {suit: [int(Card(rank + suit)) for rank in "ATKQJ987"] for suit in "SHDC"}   # strongest first
+
+
+def suit_cards(suit: str) -> list:
+    return SUN_CARDS[suit]
+
+
+def masters_of(hands, seat: int, suit: str) -> int:
+    """How many of the strongest cards left of a suit the seat holds in a row."""
+    k = 0
+    for c in suit_cards(suit):
+        if hands[seat] >> c & 1:
+            k += 1
+        elif any(h >> c & 1 for h in hands):
+            break
+    return k
+
+
 def partner_holds_an_entry(s: State) -> bool:
     """In Sun, does the partner of the seat to act hold the strongest card
     left of a suit the seat to act holds?"""
+    hands, me = s.hand_masks, s.to_act
+    return any(masters_of(hands, (me + 2) & 3, suit) and any(hands[me] >> c & 1 for c in suit_cards(suit))
+               for suit in "SHDC")
+
+
+def runs_a_long_suit(s: State) -> bool:
+    """In Sun, does the seat to act or its partner hold k masters of a suit,
+    more cards of it than k, and no other hand more than k of it?"""
     hands = s.hand_masks
-    me, partner = hands[s.to_act], hands[(s.to_act + 2) & 3]
-    others = me | hands[(s.to_act + 1) & 3] | hands[(s.to_act + 3) & 3]
-    for suit in "SHDC":
-        cards = [int(Card(rank + suit)) for rank in "ATKQJ987"]
-        if not any(me >> c & 1 for c in cards):
-            continue
-        top = next((c for c in cards if (others | partner) >> c & 1), None)
-        if top is not None and partner >> top & 1:
-            return True
+    for seat in (s.to_act, (s.to_act + 2) & 3):
+        for suit in "SHDC":
+            lengths = [sum(h >> c & 1 for c in suit_cards(suit)) for h in hands]
+            k = masters_of(hands, seat, suit)
+            if 0 < k < lengths[seat] and all(lengths[o] <= k for o in range(4) if o != seat):
+                return True
     return False
 
 
-def test_partners_quick_tricks_in_sun_keep_values_exact():
-    """Sun trick starts where the partner of the leader holds the master of a
-    suit the leader holds (an entry to the partner's masters, which the
-    quick-trick bound counts): the value and both thresholds around it, for
-    both teams, against brute force."""
-    n = 0
+def small_solver() -> Solver:
+    """A fresh solver whose table is cheap to make."""
+    return Solver(table_bits=12)
+
+
+def test_quick_tricks_in_sun_keep_values_exact():
+    """Sun trick starts where the quick-trick bound counts more than the
+    leader's masters: the partner holds the master of a suit the leader holds
+    (an entry to the partner's masters), or a hand of the leading side runs a
+    suit once the other hands are out of it. The value and both thresholds
+    around it, for both teams, against brute force."""
+    entries = runs = 0
     solver = Solver()
     for cards in (12, 16):
-        for s in positions("baloot", 150, cards, cards, kind="sun", seed0=90_000 + cards):
-            if s.trick_ids or not partner_holds_an_entry(s):
+        for s in positions("baloot", 1500, cards, cards, kind="sun", seed0=90_000 + cards):
+            entry, run = partner_holds_an_entry(s), runs_a_long_suit(s)
+            if s.trick_ids or not (entry or run):
                 continue
             b, team = _core.bruteforce_value(s), s.to_act & 1
             assert solver.value(s) == b, s.to_record()
-            assert Solver().reaches(s, team, b) and not Solver().reaches(s, team, b + 1), s.to_record()
-            assert Solver().reaches(s, team ^ 1, total_of(s) - b), s.to_record()
-            assert not Solver().reaches(s, team ^ 1, total_of(s) - b + 1), s.to_record()
-            n += 1
-    assert n >= 80
+            assert small_solver().reaches(s, team, b) and not small_solver().reaches(s, team, b + 1), s.to_record()
+            assert small_solver().reaches(s, team ^ 1, total_of(s) - b), s.to_record()
+            assert not small_solver().reaches(s, team ^ 1, total_of(s) - b + 1), s.to_record()
+            entries += entry
+            runs += run
+    assert entries >= 800 and runs >= 400
 
 
 def test_value_of_a_full_deal_is_its_best_cards_value():

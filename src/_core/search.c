@@ -768,6 +768,20 @@ static inline int followed(const Node *n, int L, int s, int tr, int k)
     return pts;
 }
 
+/* Sun: the tricks a hand takes in suit s by leading it from its k masters:
+ * once no other hand holds more than k cards of s, its other cards of s win
+ * too (every other hand is out of the suit). */
+static inline int suit_tricks(const Node *n, int seat, int s, int k)
+{
+    int len = __builtin_popcount(n->hand[seat] & SUIT_MASK(s));
+    if (!k || k == len)
+        return k;
+    for (int i = 1; i < 4; i++)
+        if (__builtin_popcount(n->hand[(seat + i) & 3] & SUIT_MASK(s)) > k)
+            return k;
+    return len;
+}
+
 /* Sun: the partner's quick tricks after the leader's: the leader leads a
  * low card to a suit whose master the partner holds (an entry), and the
  * partner cashes its masters, every other hand following with its cheapest
@@ -788,21 +802,27 @@ static inline int partner_masters(const Node *n, int L, int *pts)
     }
     if (!(masters & suits_held(mine)))
         return 0;
+    int P = (L + 2) & 3, tricks = 0;
     for (int s = 0; s < 4; s++) {
-        int ks = __builtin_popcount(masters & SUIT_MASK(s));
+        uint32_t won = masters & SUIT_MASK(s);
+        int ks = suit_tricks(n, P, s, __builtin_popcount(won));
         if (!ks)
             continue;
-        for (uint32_t m = masters & SUIT_MASK(s); m; m &= m - 1)
-            *pts += CARD_POINTS[4][__builtin_ctz(m)];
-        *pts += followed(n, (L + 2) & 3, s, 0, ks);
+        if (ks > __builtin_popcount(won))
+            won = partner & SUIT_MASK(s);
+        for (; won; won &= won - 1)
+            *pts += CARD_POINTS[4][__builtin_ctz(won)];
+        *pts += followed(n, P, s, 0, ks);
+        tricks += ks;
     }
-    return __builtin_popcount(masters);
+    return tricks;
 }
 
 /* Quick tricks: card points the leading side is sure to take by cashing
  * the leader's masters (cards no other hand can beat), trumps first, then
  * side suits while every other hand still holding a trump must follow; in
- * Sun, then the partner's (above). */
+ * Sun, with the suits' other cards once the other hands are out of them
+ * (suit_tricks), then the partner's (above). */
 static int quick_points(const Ctx *X, const Node *n)
 {
     int L = n->leader, trump = X->trump, ti = X->ti;
@@ -829,7 +849,11 @@ static int quick_points(const Ctx *X, const Node *n)
                         cap = len;
                 }
             }
-        int k = cash_masters(m, others, ti, cap, &pts);
+        int before = pts, k = cash_masters(m, others, ti, cap, &pts);
+        if (trump < 0 && suit_tricks(n, L, s, k) > k) { /* every card of the suit wins */
+            k = __builtin_popcount(m);
+            pts = before + LEAST_POINTS[0][(m >> (8 * s)) & 0xFF][k];
+        }
         if (k)
             pts += followed(n, L, s, 0, k);
         tricks += k;
