@@ -633,9 +633,10 @@ static inline void lead_suits(const Ctx *X, const Node *n, uint32_t moves, uint3
 
 /* Order the moves (the table's best card, if any, is tried before them).
  * A leader: its masters; its other cards, first in the suits its partner
- * may take; master trumps and masters of a suit the opponents are out of;
- * low cards an opponent may ruff; other trumps; masters an opponent may
- * ruff.
+ * may take, then those its partner holds a stronger card of; master trumps
+ * and masters of a suit the opponents are out of; low cards an opponent may
+ * ruff; other trumps; masters an opponent may ruff. In Sun, within each of
+ * these, the suits the next hand (then the last) is out of come later.
  * A follower whose side wins the trick (second in hand: whose partner may
  * beat the lead; third: whose partner wins and the last hand cannot beat
  * it): the most points first, but masters against the other side last
@@ -679,6 +680,15 @@ static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int8_t *out)
             else
                 tier = ruffed ? 2 : 4;
             key = tier * 256 + (master ? pts * 4 + power : 128 - power * 4 - pts);
+            uint32_t suit = SUIT_MASK(SUIT_OF(c));
+            if (tier == 4 && (STRONGER[ti][c] & n->hand[(seat + 2) & 3]))
+                key += 64; /* the partner may win it */
+            if (trump < 0) { /* Sun: a hand out of the suit throws what it likes */
+                if (!(n->hand[(seat + 1) & 3] & suit))
+                    key -= 32;
+                if (!master && !(n->hand[(seat + 3) & 3] & suit))
+                    key -= 16;
+            }
         } else {
             int p = trick_power(ti, counts, c);
             if (ours)
