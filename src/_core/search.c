@@ -597,6 +597,17 @@ static inline int may_beat(const Ctx *X, const Node *n, uint32_t hand)
            (!(hand & SUIT_MASK(n->led)) && (hand & X->trumps) && SUIT_OF(n->win_card) != X->trump);
 }
 
+/* Could the next hand beat card c, were c to win the trick so far? (A
+   stronger card of c's suit when it follows the led suit; void in it, a
+   stronger trump, or any trump over a plain card.) For ordering only. */
+static inline int next_beats(const Ctx *X, const Node *n, int c)
+{
+    uint32_t h = n->hand[(n->seat + 1) & 3];
+    if (h & SUIT_MASK(n->led))
+        return SUIT_OF(c) == n->led && (h & STRONGER[X->ti][c]);
+    return SUIT_OF(c) == X->trump ? (h & STRONGER[X->ti][c]) != 0 : (h & X->trumps) != 0;
+}
+
 /* The cards of the suits in which h holds a card. */
 static inline uint32_t suits_held(uint32_t h)
 {
@@ -640,10 +651,12 @@ static inline void lead_suits(const Ctx *X, const Node *n, uint32_t moves, uint3
  * A follower whose side wins the trick (second in hand: whose partner may
  * beat the lead; third: whose partner wins and the last hand cannot beat
  * it): the most points first, but masters against the other side last
- * (they would win a trick of their own). Otherwise its trick winners, the
- * most points first (second and third in hand: masters first, their points
- * are safe; last in hand, where any winner wins: masters last), then the
- * rest, the fewest points first. */
+ * (they would win a trick of their own); second in hand, the cards that win
+ * the trick and that the next hand cannot beat before all. Otherwise its
+ * trick winners, the most points first (second and third in hand: those the
+ * next hand cannot beat, then the masters, their points are safe; last in
+ * hand, where any winner wins: masters last), then the rest, the fewest
+ * points first. */
 static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int8_t *out)
 {
     int count = 0, keys[8];
@@ -691,12 +704,14 @@ static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int8_t *out)
             }
         } else {
             int p = trick_power(ti, counts, c);
+            int safe = p > n->win_power && n->len < 3 && !next_beats(X, n, c);
             if (ours)
-                key = 500 + pts * 8 - (SUIT_OF(c) == trump) * 64 - !(opponents & STRONGER[ti][c]) * 128;
+                key = 500 + pts * 8 - (SUIT_OF(c) == trump) * 64 - !(opponents & STRONGER[ti][c]) * 128 +
+                      (n->len == 1 && safe) * 256;
             else if (p > n->win_power) {
                 master = !(others & STRONGER[ti][c]);
                 if (n->len < 3)
-                    key = master ? 2000 + pts : 1000 + pts * 8 - p;
+                    key = safe && !master ? 2100 + pts * 8 - p : master ? 2000 + pts : 1000 + pts * 8 - p;
                 else /* last: any winner wins; keep the masters */
                     key = master ? 1000 - p * 8 : 2000 + pts * 8 - p;
             } else
