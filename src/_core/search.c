@@ -608,6 +608,20 @@ static inline int next_beats(const Ctx *X, const Node *n, int c)
     return SUIT_OF(c) == X->trump ? (h & STRONGER[X->ti][c]) != 0 : (h & X->trumps) != 0;
 }
 
+/* Second in hand: does the next hand hold a card of the led suit stronger
+   than the partner's strongest of it? For ordering only. */
+static inline int next_tops_partner(const Ctx *X, const Node *n)
+{
+    uint32_t partner = n->hand[(n->seat + 2) & 3] & SUIT_MASK(n->led);
+    if (!partner)
+        return 0;
+    int best = __builtin_ctz(partner);
+    for (uint32_t m = partner & (partner - 1); m; m &= m - 1)
+        if (CARD_POWER[X->ti][__builtin_ctz(m)] > CARD_POWER[X->ti][best])
+            best = __builtin_ctz(m);
+    return (n->hand[(n->seat + 1) & 3] & STRONGER[X->ti][best]) != 0;
+}
+
 /* The cards of the suits in which h holds a card. */
 static inline uint32_t suits_held(uint32_t h)
 {
@@ -649,7 +663,8 @@ static inline void lead_suits(const Ctx *X, const Node *n, uint32_t moves, uint3
  * ruff; other trumps; masters an opponent may ruff. In Sun, within each of
  * these, the suits the next hand (then the last) is out of come later.
  * A follower whose side wins the trick (second in hand: whose partner may
- * beat the lead; third: whose partner wins and the last hand cannot beat
+ * beat the lead, unless the next hand tops the partner's strongest card of
+ * the led suit; third: whose partner wins and the last hand cannot beat
  * it): the most points first, but masters against the other side last
  * (they would win a trick of their own); second in hand, the cards that win
  * the trick and that the next hand cannot beat before all. Otherwise its
@@ -663,7 +678,7 @@ static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int8_t *out)
     int seat = n->seat, trump = X->trump, ti = X->ti;
     int ours = n->len > 0 && ((n->win_seat ^ seat) & 1) == 0;
     if (n->len == 1) /* second in hand: as good as ours if the partner, last, may beat the lead */
-        ours = may_beat(X, n, n->hand[(seat + 2) & 3]);
+        ours = may_beat(X, n, n->hand[(seat + 2) & 3]) && !next_tops_partner(X, n);
     else if (n->len == 2 && ours) /* third: not ours while the last hand may beat the partner */
         ours = !may_beat(X, n, n->hand[(seat + 1) & 3]);
     uint32_t others = (n->hand[0] | n->hand[1] | n->hand[2] | n->hand[3]) & ~n->hand[seat];
