@@ -1122,6 +1122,34 @@ def test_quick_tricks_in_sun_keep_values_exact():
     assert entries >= 800 and runs >= 400
 
 
+def only_the_partner_holds_trumps(s: State) -> bool:
+    """In a trump contract, are the seat to act and the opponents out of trumps?"""
+    hands, me = s.hand_masks, s.to_act
+    return (hands[me] | hands[(me + 1) & 3] | hands[(me + 3) & 3]) & suit_mask("SHDC"[s.trump_id]) == 0
+
+
+def test_partners_quick_tricks_in_trump_contracts_keep_values_exact():
+    """Trump contracts, trick starts where no hand but the leader's partner
+    holds a trump and the partner holds the master of a suit the leader holds
+    (an entry to the partner's masters, trumps included, which the
+    quick-trick bound counts): the value and both thresholds around it, for
+    both teams, against brute force."""
+    n = 0
+    solver = Solver()
+    for k, (variant, kind) in enumerate(CONTRACTS[:3]):
+        for cards in (12, 16):
+            for s in positions(variant, 1500, cards, cards, kind=kind, seed0=91_000 + 10 * k + cards):
+                if s.trick_ids or not only_the_partner_holds_trumps(s) or not partner_holds_an_entry(s):
+                    continue
+                b, team = _core.bruteforce_value(s), s.to_act & 1
+                assert solver.value(s) == b, s.to_record()
+                assert small_solver().reaches(s, team, b) and not small_solver().reaches(s, team, b + 1), s.to_record()
+                assert small_solver().reaches(s, team ^ 1, total_of(s) - b), s.to_record()
+                assert not small_solver().reaches(s, team ^ 1, total_of(s) - b + 1), s.to_record()
+                n += 1
+    assert n >= 300
+
+
 def test_value_of_a_full_deal_is_its_best_cards_value():
     """From the first lead, value() (the first card valued exactly, the
     others tested against it) and moves() (every card valued exactly) are

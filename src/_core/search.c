@@ -808,9 +808,9 @@ static inline int followed(const Node *n, int L, int s, int tr, int k)
     return pts;
 }
 
-/* Sun: the tricks a hand takes in suit s by leading it from its k masters:
- * once no other hand holds more than k cards of s, its other cards of s win
- * too (every other hand is out of the suit). */
+/* The tricks a hand takes in suit s by leading it from its k masters, when
+ * no other hand holds a trump: once no other hand holds more than k cards of
+ * s, its other cards of s win too (every other hand is out of the suit). */
 static inline int suit_tricks(const Node *n, int seat, int s, int k)
 {
     int len = __builtin_popcount(n->hand[seat] & SUIT_MASK(s));
@@ -822,22 +822,25 @@ static inline int suit_tricks(const Node *n, int seat, int s, int k)
     return len;
 }
 
-/* Sun: the partner's quick tricks after the leader's: the leader leads a
- * low card to a suit whose master the partner holds (an entry), and the
- * partner cashes its masters, every other hand following with its cheapest
- * cards (the leader's first, the entry, among them). While the leader cashes,
- * the partner keeps the entry (it holds at least one more card); if it has
- * to throw a master away, the card still lands with its side, and every
- * trick left is the side's. Returns the partner's tricks, adds their points
- * to *pts. */
-static inline int partner_masters(const Node *n, int L, int *pts)
+/* The partner's quick tricks after the leader's, when no hand but the
+ * partner's holds a trump (always in Sun): the leader leads a low card to a
+ * suit whose master the partner holds (an entry), and the partner cashes its
+ * masters, every other hand following with its cheapest cards (the
+ * leader's first, the entry, among them) or throwing. While the leader
+ * cashes, the partner keeps the entry (it holds at least one more card);
+ * with trumps it follows each of the leader's suits (quick_points stops at
+ * its length); in Sun, if it has to throw a master away, the card still
+ * lands with its side, and every trick left is the side's. Returns the
+ * partner's tricks, adds their points to *pts. */
+static inline int partner_masters(const Ctx *X, const Node *n, int L, int *pts)
 {
+    int ti = X->ti;
     uint32_t mine = n->hand[L], partner = n->hand[(L + 2) & 3];
     uint32_t opponents = n->hand[(L + 1) & 3] | n->hand[(L + 3) & 3];
     uint32_t masters = 0;
     for (uint32_t m = partner; m; m &= m - 1) {
         int c = __builtin_ctz(m);
-        if (!(STRONGER[4][c] & (mine | opponents)))
+        if (!(STRONGER[ti][c] & (mine | opponents)))
             masters |= BIT(c);
     }
     if (!(masters & suits_held(mine)))
@@ -851,8 +854,8 @@ static inline int partner_masters(const Node *n, int L, int *pts)
         if (ks > __builtin_popcount(won))
             won = partner & SUIT_MASK(s);
         for (; won; won &= won - 1)
-            *pts += CARD_POINTS[4][__builtin_ctz(won)];
-        *pts += followed(n, P, s, 0, ks);
+            *pts += CARD_POINTS[ti][__builtin_ctz(won)];
+        *pts += followed(n, P, s, s == X->trump, ks);
         tricks += ks;
     }
     return tricks;
@@ -862,7 +865,8 @@ static inline int partner_masters(const Node *n, int L, int *pts)
  * the leader's masters (cards no other hand can beat), trumps first, then
  * side suits while every other hand still holding a trump must follow; in
  * Sun, with the suits' other cards once the other hands are out of them
- * (suit_tricks), then the partner's (above). */
+ * (suit_tricks); then, if no other hand but the partner's holds a trump,
+ * the partner's (above). */
 static int quick_points(const Ctx *X, const Node *n)
 {
     int L = n->leader, trump = X->trump, ti = X->ti;
@@ -898,8 +902,8 @@ static int quick_points(const Ctx *X, const Node *n)
             pts += followed(n, L, s, 0, k);
         tricks += k;
     }
-    if (trump < 0 && tricks < NTRICKS - n->ntricks)
-        tricks += partner_masters(n, L, &pts);
+    if (tricks < NTRICKS - n->ntricks && !((mine | n->hand[(L + 1) & 3] | n->hand[(L + 3) & 3]) & X->trumps))
+        tricks += partner_masters(X, n, L, &pts);
     if (tricks >= NTRICKS - n->ntricks)
         pts += 10;
     return pts;
