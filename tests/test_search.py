@@ -1099,6 +1099,16 @@ def small_solver() -> Solver:
     return Solver(table_bits=12)
 
 
+def assert_value_and_thresholds_exact(solver: Solver, s: State) -> None:
+    """The value (from a solver whose table is kept) against brute force, and
+    reaches() on both sides of it for both teams (each from a fresh table)."""
+    b, team = _core.bruteforce_value(s), s.to_act & 1
+    assert solver.value(s) == b, s.to_record()
+    assert small_solver().reaches(s, team, b) and not small_solver().reaches(s, team, b + 1), s.to_record()
+    assert small_solver().reaches(s, team ^ 1, total_of(s) - b), s.to_record()
+    assert not small_solver().reaches(s, team ^ 1, total_of(s) - b + 1), s.to_record()
+
+
 def test_quick_tricks_in_sun_keep_values_exact():
     """Sun trick starts where the quick-trick bound counts more than the
     leader's masters: the partner holds the master of a suit the leader holds
@@ -1112,11 +1122,7 @@ def test_quick_tricks_in_sun_keep_values_exact():
             entry, run = partner_holds_an_entry(s), runs_a_long_suit(s)
             if s.trick_ids or not (entry or run):
                 continue
-            b, team = _core.bruteforce_value(s), s.to_act & 1
-            assert solver.value(s) == b, s.to_record()
-            assert small_solver().reaches(s, team, b) and not small_solver().reaches(s, team, b + 1), s.to_record()
-            assert small_solver().reaches(s, team ^ 1, total_of(s) - b), s.to_record()
-            assert not small_solver().reaches(s, team ^ 1, total_of(s) - b + 1), s.to_record()
+            assert_value_and_thresholds_exact(solver, s)
             entries += entry
             runs += run
     assert entries >= 800 and runs >= 400
@@ -1141,11 +1147,7 @@ def test_partners_quick_tricks_in_trump_contracts_keep_values_exact():
             for s in positions(variant, 1500, cards, cards, kind=kind, seed0=91_000 + 10 * k + cards):
                 if s.trick_ids or not only_the_partner_holds_trumps(s) or not partner_holds_an_entry(s):
                     continue
-                b, team = _core.bruteforce_value(s), s.to_act & 1
-                assert solver.value(s) == b, s.to_record()
-                assert small_solver().reaches(s, team, b) and not small_solver().reaches(s, team, b + 1), s.to_record()
-                assert small_solver().reaches(s, team ^ 1, total_of(s) - b), s.to_record()
-                assert not small_solver().reaches(s, team ^ 1, total_of(s) - b + 1), s.to_record()
+                assert_value_and_thresholds_exact(solver, s)
                 n += 1
     assert n >= 300
 
