@@ -1128,6 +1128,29 @@ def test_quick_tricks_in_sun_keep_values_exact():
     assert entries >= 800 and runs >= 400
 
 
+# Sun trick starts (16 cards left) where the partner's masters, two or more
+# in a suit, bring the quick-trick bound within a point of the value: found
+# by a search of random positions against a build that overcounted them.
+TIGHT_PARTNER_BOUNDS = [
+    ("7C QC 9H TH QS KC JS TC KD 7D TD QD AC 8H 9S TS KH 9C KS 8D AS QH 8C 7S JD AD 8S 7H JH AH JC 9D",
+     "AC KC TC JC QC QS 9C TD 7C TS JH 8D QH TH KH AH"),
+    ("AH TH 8S 8D 7D TC 7C AC KS KD 8C JH QS 9H 9D QC 7H AS JC 9S TD KH JS KC AD 8H 9C TS QH QD JD 7S",
+     "TH 8H QH JH TD 9D KS JD QS AD TS 9S 9C 8C AH KC"),
+    ("KS QC 7D 8S AD JC 7C TS 9C 7H JD TH AH 9S JS 7S KH 9D AC KC TC KD TD QH QS JH 8C AS 9H 8H 8D QD",
+     "TC JC 8C KC TD AD 9D QD QH 9H 7H AH KD JH 7C JD"),
+]
+
+
+def test_partners_quick_tricks_where_the_bound_is_tight():
+    """The positions above: the value and both thresholds against brute force
+    (a bound a point or two too high changes a threshold)."""
+    for deck, plays in TIGHT_PARTNER_BOUNDS:
+        s = State.from_record({"variant": "baloot", "options": {}, "dealer": 0, "deck": deck.split(),
+                               "bids": ["sun"], "doubling": [], "plays": plays.split()})
+        assert s.trump_id < 0 and not s.trick_ids and partner_holds_an_entry(s)
+        assert_value_and_thresholds_exact(Solver(), s)
+
+
 def only_the_partner_holds_trumps(s: State) -> bool:
     """In a trump contract, are the seat to act and the opponents out of trumps?"""
     hands, me = s.hand_masks, s.to_act
