@@ -589,23 +589,14 @@ static uint32_t distinct_moves(const Node *n, int trump, uint32_t legal)
     return legal & ~red;
 }
 
-/* May a hand still to play beat the trick's winning card (a stronger card
-   of its suit, or a trump when void in the led suit)? For ordering only. */
-static inline int may_beat(const Ctx *X, const Node *n, uint32_t hand)
-{
-    return (hand & STRONGER[X->ti][n->win_card]) ||
-           (!(hand & SUIT_MASK(n->led)) && (hand & X->trumps) && SUIT_OF(n->win_card) != X->trump);
-}
-
-/* Could the next hand beat card c, were c to win the trick so far? (A
-   stronger card of c's suit when it follows the led suit; void in it, a
+/* Could a hand still to play beat card c, were c to win the trick so far?
+   (A stronger card of c's suit when it follows the led suit; void in it, a
    stronger trump, or any trump over a plain card.) For ordering only. */
-static inline int next_beats(const Ctx *X, const Node *n, int c)
+static inline int beats(const Ctx *X, const Node *n, uint32_t hand, int c)
 {
-    uint32_t h = n->hand[(n->seat + 1) & 3];
-    if (h & SUIT_MASK(n->led))
-        return SUIT_OF(c) == n->led && (h & STRONGER[X->ti][c]);
-    return SUIT_OF(c) == X->trump ? (h & STRONGER[X->ti][c]) != 0 : (h & X->trumps) != 0;
+    if (hand & SUIT_MASK(n->led))
+        return SUIT_OF(c) == n->led && (hand & STRONGER[X->ti][c]);
+    return SUIT_OF(c) == X->trump ? (hand & STRONGER[X->ti][c]) != 0 : (hand & X->trumps) != 0;
 }
 
 /* Second in hand: does the next hand hold a card of the led suit stronger
@@ -678,9 +669,9 @@ static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int8_t *out)
     int seat = n->seat, trump = X->trump, ti = X->ti;
     int ours = n->len > 0 && ((n->win_seat ^ seat) & 1) == 0;
     if (n->len == 1) /* second in hand: as good as ours if the partner, last, may beat the lead */
-        ours = may_beat(X, n, n->hand[(seat + 2) & 3]) && !next_tops_partner(X, n);
+        ours = beats(X, n, n->hand[(seat + 2) & 3], n->win_card) && !next_tops_partner(X, n);
     else if (n->len == 2 && ours) /* third: not ours while the last hand may beat the partner */
-        ours = !may_beat(X, n, n->hand[(seat + 1) & 3]);
+        ours = !beats(X, n, n->hand[(seat + 1) & 3], n->win_card);
     uint32_t others = (n->hand[0] | n->hand[1] | n->hand[2] | n->hand[3]) & ~n->hand[seat];
     uint32_t opponents = n->hand[(seat + 1) & 3] | n->hand[(seat + 3) & 3];
     uint32_t counts = SUIT_MASK(n->led) | X->trumps;
@@ -719,7 +710,7 @@ static int order_moves(const Ctx *X, const Node *n, uint32_t moves, int8_t *out)
             }
         } else {
             int p = trick_power(ti, counts, c);
-            int safe = p > n->win_power && n->len < 3 && !next_beats(X, n, c);
+            int safe = p > n->win_power && n->len < 3 && !beats(X, n, n->hand[(seat + 1) & 3], c);
             if (ours)
                 key = 500 + pts * 8 - (SUIT_OF(c) == trump) * 64 - !(opponents & STRONGER[ti][c]) * 128 +
                       (n->len == 1 && safe) * 256;
