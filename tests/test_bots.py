@@ -9,7 +9,7 @@ import pytest
 
 from balout import BaloutError, OptionError, State, _core
 from balout.arena import arena, play_match
-from balout.bots import BOTS, LEVELS, MonteCarloBot, PIMCBot, make_bot
+from balout.bots import BOTS, LEVELS, ISMCTSBot, MonteCarloBot, PIMCBot, make_bot
 from balout.cards import card_name
 
 VARIANTS = ("balout", "belote", "baloot")
@@ -114,6 +114,31 @@ def test_make_bot_rejects_unknown_names():
     for bad in (-0.5, 1.5, float("nan"), "0", None):
         with pytest.raises(OptionError, match="bid_weight"):
             MonteCarloBot(bid_weight=bad)
+
+
+@pytest.mark.parametrize("level", BOTS)
+def test_bots_refuse_bad_seeds_when_made(level):
+    """A bad seed is refused by the constructor, not by the first decision."""
+    for bad, word in ((-1, "from 0 to 2\\*\\*64-1"), (1 << 64, "from 0 to"), ("7", "not str"),
+                      (1.0, "not float"), (True, "not a bool")):
+        with pytest.raises(OptionError, match=word):
+            make_bot(level, seed=bad)
+    s = next(p for p in _positions("balout", 8, 5) if len(p.legal_actions()) > 1)
+    assert make_bot(level, seed=(1 << 64) - 1).act(s) in s.legal_actions()
+
+
+def test_ismcts_bot_rejects_bad_budgets():
+    for kwargs, word in ((dict(iterations=None), "give a number of iterations"),
+                         (dict(iterations=0), "iterations must be from 1"),
+                         (dict(iterations=-5), "iterations"), (dict(iterations=2.5), "not float"),
+                         (dict(iterations=None, time_budget=0), "time_budget"),
+                         (dict(time_budget=float("nan")), "time_budget"),
+                         (dict(bid_worlds=0), "bid_worlds must be from 1"),
+                         (dict(bid_worlds="300"), "bid_worlds")):
+        with pytest.raises(OptionError, match=word):
+            ISMCTSBot(**kwargs)
+    s = next(p for p in _positions("belote", 12, 21) if p.phase == "play" and len(p.legal_actions()) > 1)
+    assert ISMCTSBot(None, time_budget=0.01, seed=3).act(s) in s.legal_actions()
 
 
 def test_pimc_bot_with_a_time_budget_plays_legal_cards():

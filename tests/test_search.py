@@ -22,7 +22,7 @@ import pytest
 
 from balout import CardSet, State, _core
 from balout.cards import Card, card_name
-from balout.errors import BaloutError
+from balout.errors import BaloutError, OptionError
 from balout.rules import resolve
 from balout.search import InformationSet, Sampler, Solver, information_set, solve
 from helpers import deck_for, play, state_for
@@ -761,6 +761,21 @@ def test_pimc_rejects_bad_budgets_and_leaves_the_state_alone():
     with pytest.raises(TypeError, match="worlds"):
         native.pimc(s, "3", 1)
     assert s.to_record() == before
+
+
+def test_sampler_and_pimc_refuse_bad_seeds():
+    """Seeds are integers from 0 to 2**64-1, as for a State (None: fresh entropy)."""
+    s = position("balout", 3, 20)
+    sampler, solver = Sampler(s, s.to_act), Solver()
+    for bad, word in ((-1, "from 0 to"), (1 << 64, "from 0 to"), ("1", "not str"), (1.5, "not float"),
+                      (True, "not a bool")):
+        with pytest.raises(OptionError, match=word):
+            sampler.hands(2, bad)
+        with pytest.raises(OptionError, match=word):
+            solver.pimc(s, 2, bad)
+    top = (1 << 64) - 1
+    assert np.array_equal(sampler.hands(3, top), sampler.hands(3, np.uint64(top)))
+    assert sampler.hands(2, None).shape == (2, 4)
 
 
 def test_search_entry_points_refuse_what_is_not_a_state():

@@ -39,7 +39,7 @@ import numpy as np
 from . import _core
 from .errors import BaloutError, OptionError
 from .search import _check_budget, _check_weight
-from .state import State, _check_int
+from .state import State, _check_int, seed_to_int
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "MonteCarloBot", "PIMCBot", "ISMCTSBot", "CheatBot", "make_bot",
            "LEVELS", "BOTS"]
@@ -84,7 +84,7 @@ class RandomBot:
     name = "random"
 
     def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
+        self.seed = seed_to_int(seed)
 
     def act(self, state: State) -> int:
         legal = _legal(state)
@@ -97,7 +97,7 @@ class GreedyBot:
     name = "easy"
 
     def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
+        self.seed = seed_to_int(seed)
 
     def act(self, state: State) -> int:
         _legal(state)
@@ -121,7 +121,7 @@ class MonteCarloBot:
         self.endgame_worlds, _ = _check_budget(endgame_worlds, time_budget)
         self.endgame_tricks = _check_int("endgame_tricks", endgame_tricks, 0, 8)
         self.bid_weight = _check_weight(bid_weight)
-        self.seed = seed
+        self.seed = seed_to_int(seed)
         self.name = name
         self._solver: Optional[_core.DoubleDummy] = None
 
@@ -153,7 +153,7 @@ class PIMCBot:
                  time_budget: Optional[float] = None) -> None:
         self.worlds, self.time_budget = _check_budget(worlds, time_budget)
         self.bid_worlds = _check_int("bid_worlds", bid_worlds, 1, 1 << 30)
-        self.seed, self.name = seed, name
+        self.seed, self.name = seed_to_int(seed), name
         self._solver = _core.DoubleDummy(18)
 
     def act(self, state: State) -> int:
@@ -174,10 +174,10 @@ class ISMCTSBot:
 
     def __init__(self, iterations: int = 20_000, time_budget: Optional[float] = None,
                  bid_worlds: int = 300, seed: int = 0, name: str = "ismcts") -> None:
-        if bid_worlds < 1:
-            raise OptionError("bid_worlds must be >= 1")
+        iterations, time_budget = _check_budget(iterations, time_budget, "iterations", 1 << 62)
+        self.bid_worlds = _check_int("bid_worlds", bid_worlds, 1, 1 << 30)
         self._search = _core.ISMCTS(iterations=iterations, time_budget=time_budget)
-        self.bid_worlds, self.seed, self.name = bid_worlds, seed, name
+        self.seed, self.name = seed_to_int(seed), name
 
     def act(self, state: State) -> int:
         legal = _legal(state)
@@ -195,7 +195,7 @@ class CheatBot:
     name = "cheat"
 
     def __init__(self, seed: int = 0, worlds: int = 1) -> None:
-        self.seed = seed
+        self.seed = seed_to_int(seed)
         self._solver = _core.DoubleDummy(18)
 
     def act(self, state: State) -> int:

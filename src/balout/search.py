@@ -18,7 +18,7 @@ import numpy as np
 from . import _core
 from .cards import Card, CardSet, card_name
 from .errors import BaloutError, OptionError
-from .state import State, _check_int
+from .state import State, _check_int, seed_to_int
 
 __all__ = ["InformationSet", "information_set", "Sampler", "Solver", "solve"]
 
@@ -93,7 +93,8 @@ class Sampler:
         return self._native.count
 
     def hands(self, n: int, seed: int, bid_weight: float = 1.0) -> np.ndarray:
-        """``n`` worlds as an (n, 4) array of hand masks.
+        """``n`` worlds as an (n, 4) array of hand masks, drawn from
+        ``seed`` (an integer from 0 to 2**64-1; None: fresh entropy).
 
         ``bid_weight`` below 1 weighs the deals by the auction instead of
         dealing uniformly: a deal counts ``bid_weight`` times less for each
@@ -101,7 +102,7 @@ class Sampler:
         not have made with that deal's cards; 0 keeps only deals that
         explain every bid (when there are any among 256 draws)."""
         n = _check_int("n", n, 0, 1 << 30)
-        return self._native.draw(n, int(seed) & 0xFFFFFFFFFFFFFFFF, _check_weight(bid_weight))
+        return self._native.draw(n, seed_to_int(seed), _check_weight(bid_weight))
 
     def worlds(self, n: int, seed: int, bid_weight: float = 1.0) -> List[State]:
         """``n`` copies of the state with the hidden hands dealt at random."""
@@ -114,12 +115,13 @@ def _check_weight(w) -> float:
     return float(w)
 
 
-def _check_budget(worlds, time_budget) -> Tuple[Optional[int], Optional[float]]:
-    """A world budget (None or 1..2**40) and a time budget (None or seconds > 0), not both None."""
+def _check_budget(worlds, time_budget, name: str = "worlds",
+                  most: int = 1 << 40) -> Tuple[Optional[int], Optional[float]]:
+    """A world budget (None or 1..most) and a time budget (None or seconds > 0), not both None."""
     if worlds is None and time_budget is None:
-        raise OptionError("give a number of worlds, a time budget in seconds, or both")
+        raise OptionError(f"give a number of {name}, a time budget in seconds, or both")
     if worlds is not None:
-        worlds = _check_int("worlds", worlds, 1, 1 << 40)
+        worlds = _check_int(name, worlds, 1, most)
     if time_budget is not None:
         if (isinstance(time_budget, bool) or not isinstance(time_budget, (int, float))
                 or not math.isfinite(time_budget) or time_budget <= 0):
@@ -185,7 +187,7 @@ class Solver:
         ``worlds=n`` gives, and a search with no time budget depends on the
         seed only. Returns ``{"seat", "worlds": n, "moves": {card: mean}}``."""
         worlds, time_budget = _check_budget(worlds, time_budget)
-        legal, sums, n = self._native.pimc(_check_state(state), worlds, int(seed) & 0xFFFFFFFFFFFFFFFF,
+        legal, sums, n = self._native.pimc(_check_state(state), worlds, seed_to_int(seed),
                                            _check_weight(bid_weight), time_budget)
         return {"seat": state.to_act, "worlds": n,
                 "moves": {card_name(c): float(sums[c]) / n for c in range(32) if legal >> c & 1}}
