@@ -1082,53 +1082,77 @@ static inline int twin_fails(const Ctx *X, const Node *n, int c, const int8_t *t
     return 0;
 }
 
-/* The plain fail-soft search of the next-to-last trick's followers: too
-   small a tree for the table, the ordering or the twins to pay. */
-static int endgame(const Ctx *X, const Node *n, int alpha, int beta)
+/* The last two tricks, every hand holding at most two cards: fail-soft
+   alpha-beta on bare masks, the last trick forced. Seat i of the trick
+   (from its leader) is to play; the trick so far is in led (the led suit),
+   ws, wp, wc (the winning seat, its power and card) and pts. Too small a
+   tree for the table, the ordering or the twins to pay: skipping the
+   table's probe and write here costs more instructions than it saves but
+   less time (the table's lines are not fetched). */
+static int two_tricks(const Ctx *X, const Node *n, uint32_t *h, int i, int led, int ws, int wp, int wc, int pts,
+                      int alpha, int beta)
 {
+    int ti = X->ti;
     X->S->nodes++;
-    if (n->ntricks >= NTRICKS - 1)
-        return last_trick(X, n);
-    int p0 = n->p0;
-    if (p0 >= beta)
-        return p0;
-    if (p0 + n->rest <= alpha)
-        return p0 + n->rest;
-    uint32_t legal = node_legal(X, n);
-    if ((n->seat & 1) == 0) {
-        int value = -1;
-        for (; legal; legal &= legal - 1) {
-            Node k;
-            node_play(X, n, __builtin_ctz(legal), &k);
-            int v = endgame(X, &k, alpha, beta);
-            if (v > value) {
-                value = v;
-                if (v > alpha && (alpha = v) >= beta)
-                    break;
+    if (i == 4) { /* the next-to-last trick to ws, who leads the last */
+        int p0 = n->p0 + ((ws & 1) == 0 ? pts : 0);
+        int c = __builtin_ctz(h[ws]), w = ws;
+        uint32_t counts = SUIT_MASK(SUIT_OF(c)) | X->trumps;
+        int best = CARD_POWER[ti][c], last = CARD_POINTS[ti][c] + 10;
+        for (int j = 1; j < 4; j++) {
+            int s = (ws + j) & 3;
+            c = __builtin_ctz(h[s]);
+            int p = trick_power(ti, counts, c);
+            if (p > best) {
+                best = p;
+                w = s;
             }
+            last += CARD_POINTS[ti][c];
         }
-        return value;
+        return p0 + ((w & 1) == 0 ? last : 0);
     }
-    int value = 1 << 20;
+    int seat = (n->leader + i) & 3;
+    uint32_t legal = i == 0 ? h[seat] : follow_legal(X->rules, X->trump, h[seat], led, wp, wc, ws == ((seat + 2) & 3));
+    int maxing = (seat & 1) == 0, value = maxing ? -1 : 1 << 20;
     for (; legal; legal &= legal - 1) {
-        Node k;
-        node_play(X, n, __builtin_ctz(legal), &k);
-        int v = endgame(X, &k, alpha, beta);
-        if (v < value) {
-            value = v;
-            if (v < beta && alpha >= (beta = v))
+        int c = __builtin_ctz(legal), v;
+        h[seat] &= ~BIT(c);
+        if (i == 0) {
+            v = two_tricks(X, n, h, 1, SUIT_OF(c), seat, CARD_POWER[ti][c], c, CARD_POINTS[ti][c], alpha, beta);
+        } else {
+            int power = trick_power(ti, SUIT_MASK(led) | X->trumps, c), better = power > wp;
+            v = two_tricks(X, n, h, i + 1, led, better ? seat : ws, better ? power : wp, better ? c : wc,
+                           pts + CARD_POINTS[ti][c], alpha, beta);
+        }
+        h[seat] |= BIT(c);
+        if (maxing) {
+            if (v > value && (value = v) > alpha && (alpha = v) >= beta)
                 break;
+        } else if (v < value && (value = v) < beta && alpha >= (beta = v)) {
+            break;
         }
     }
     return value;
 }
 
+static int last_two_tricks(const Ctx *X, const Node *n, int alpha, int beta)
+{
+    if (n->p0 >= beta || n->p0 + n->rest <= alpha) {
+        X->S->nodes++;
+        return n->p0 >= beta ? n->p0 : n->p0 + n->rest;
+    }
+    uint32_t h[4] = {n->hand[0], n->hand[1], n->hand[2], n->hand[3]};
+    if (n->len == 0) /* the usual case, apart so that the compiler specializes it */
+        return two_tricks(X, n, h, 0, 0, 0, 0, 0, 0, alpha, beta);
+    return two_tricks(X, n, h, n->len, n->led, n->win_seat, n->win_power, n->win_card, n->trick_pts, alpha, beta);
+}
+
 /* Fail-soft alpha-beta on team 0's final points, with the table holding
-   bounds on team 0's future points at trick starts. */
+   bounds on team 0's future points at trick starts (three tricks left or more). */
 static int ab(const Ctx *X, const Node *n, int alpha, int beta)
 {
-    if (n->ntricks == NTRICKS - 2 && n->len > 0)
-        return endgame(X, n, alpha, beta);
+    if (n->ntricks == NTRICKS - 2)
+        return last_two_tricks(X, n, alpha, beta);
     Solver *S = X->S;
     S->nodes++;
     int p0 = n->p0, rest = n->rest;
@@ -1159,11 +1183,10 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
             if (p0 + upper < beta)
                 beta = p0 + upper;
             best = shape_uncard(X, present, best);
-        } else if (n->ntricks < NTRICKS - 2) {
+        } else {
             /* the leading side's quick tricks bound the value from its
                side, a side's sure trumps from that side (after the probe:
-               a hit is cheaper; with two tricks left they cost more than
-               they cut) */
+               a hit is cheaper) */
             int q = quick_points(X, n);
             int side = -1, t = X->trump >= 0 ? sure_trumps(X, n, &side) : 0;
             if (side == (n->leader & 1)) { /* both bound the leading side's points */
