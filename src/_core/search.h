@@ -88,6 +88,7 @@ typedef struct {
     uint32_t stamp;     /* generation: entries of older generations are empty */
     Rules rules;        /* the entries are valid for one contract under one set of rules */
     int8_t kind, trump;
+    int8_t killer[NTRICKS][NSEATS]; /* the last lead that cut after another, by trick and seat (-1: none) */
     uint64_t nodes;
 } Solver;
 
