@@ -1303,6 +1303,10 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
         } else {
             lower = upper = f;
         }
+        /* every card failed: the one that failed least says little, so the
+           table's card stays */
+        if (best >= 0 && (maxing ? value <= a0 : value >= b0))
+            chosen = best;
         tt_store(X, e, n, lo, hi, present, lower, upper, chosen);
     }
     return value;
