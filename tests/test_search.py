@@ -1527,9 +1527,10 @@ def test_positions_equal_up_to_played_zero_point_cards_share_a_table_entry():
 
 
 def test_a_cleared_solver_searches_as_a_fresh_one():
-    """clear() forgets the table and the killer leads (the leads that cut
-    after another, tried second at later trick starts): after other deals'
-    searches, the same value in the same number of nodes as a fresh solver."""
+    """clear() forgets the table and the leads it remembers (the killers,
+    and the last lead that cut for the leading side's cards): after other
+    deals' searches, the same value in the same number of nodes as a fresh
+    solver."""
     for variant, kind in (("balout", None), ("baloot", "sun"), ("baloot", "hokm")):
         used = _core.DoubleDummy(12)
         for s in positions(variant, 3, 24, 28, kind, seed0=40):

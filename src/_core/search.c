@@ -316,6 +316,7 @@ int solver_init(Solver *s, int table_bits)
     s->stamp = 1;
     s->nodes = 0;
     memset(s->killer, -1, sizeof s->killer);
+    memset(s->leads, -1, sizeof s->leads);
     memset(&s->rules, 0, sizeof s->rules);
     s->kind = -1;
     s->trump = -2;
@@ -331,6 +332,7 @@ void solver_free(Solver *s)
 void solver_clear(Solver *s)
 {
     memset(s->killer, -1, sizeof s->killer);
+    memset(s->leads, -1, sizeof s->leads);
     if (++s->stamp == 0) { /* wrapped: really wipe */
         memset(s->table, 0, ((size_t)s->mask + 1) * sizeof(TTEntry));
         s->stamp = 1;
@@ -1149,21 +1151,32 @@ static int last_two_tricks(const Ctx *X, const Node *n, int alpha, int beta)
     return two_tricks(X, n, h, n->len, n->led, n->win_seat, n->win_power, n->win_card, n->trick_pts, alpha, beta);
 }
 
-/* Killer leads: a lead that cut after another lead failed is tried second
-   at the next trick start of the same trick and seat (after the first card
-   of the order, or of the table's): it moves to order[pos] if it is among
-   order[pos..count-1]. Static orders miss which suit to lead more often
-   than anything else. */
-static inline void killer_next(const Solver *S, const Node *n, int8_t *order, int pos, int count)
+/* Move card c, if it is among order[pos..count-1], to order[pos]. */
+static inline void promote(int8_t *order, int pos, int count, int c)
 {
-    int kc = S->killer[n->ntricks][n->seat];
     for (int j = pos; j < count; j++)
-        if (order[j] == kc) {
+        if (order[j] == c) {
             for (; j > pos; j--)
                 order[j] = order[j - 1];
-            order[pos] = (int8_t)kc;
+            order[pos] = (int8_t)c;
             return;
         }
+}
+
+/* Dynamic leads, where the static order misses which suit to lead more
+ * often than anything else. A trick start without the table's card first
+ * tries the lead that last cut where the leader and its partner held the
+ * same cards (a small table hashed on them: the few collisions act as
+ * killers), then the static order's first card, then the killer: the last
+ * lead that cut after another at a trick start of the same trick and
+ * seat. Once the table's card fails, the killer comes next. */
+static inline int8_t *remembered_lead(Solver *S, const Node *n)
+{
+    uint64_t x = ((uint64_t)n->hand[n->seat] << 32 | n->hand[(n->seat + 2) & 3]) ^ (uint64_t)n->seat;
+    x *= 0x9E3779B97F4A7C15ull;
+    x ^= x >> 29;
+    x *= 0xBF58476D1CE4E5B9ull;
+    return &S->leads[x >> (64 - 10)];
 }
 
 /* Fail-soft alpha-beta on team 0's final points, with the table holding
@@ -1243,8 +1256,10 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
         later = legal;
     } else {
         count = order_moves(X, n, distinct_moves(n, X->trump, legal), order);
-        if (n->len == 0)
-            killer_next(S, n, order, 1, count);
+        if (n->len == 0) {
+            promote(order, 1, count, S->killer[n->ntricks][n->seat]);
+            promote(order, 0, count, *remembered_lead(S, n));
+        }
     }
     int value = maxing ? -1 : 1 << 20, chosen = -1;
     /* twins are worth checking where subtrees are large */
@@ -1281,14 +1296,17 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
                 beta = value;
         }
         if (alpha >= beta) {
-            if (n->len == 0 && i > 0)
-                S->killer[n->ntricks][n->seat] = order[i];
+            if (n->len == 0) {
+                *remembered_lead(S, n) = order[i];
+                if (i > 0)
+                    S->killer[n->ntricks][n->seat] = order[i];
+            }
             break;
         }
         if (i + 1 == count && later) {
             count += order_moves(X, n, distinct_moves(n, X->trump, later) & ~BIT(order[0]), order + count);
             if (n->len == 0)
-                killer_next(S, n, order, 1, count);
+                promote(order, 1, count, S->killer[n->ntricks][n->seat]);
             later = 0;
         }
     }
