@@ -1164,12 +1164,13 @@ static inline void promote(int8_t *order, int pos, int count, int c)
 }
 
 /* Dynamic leads, where the static order misses which suit to lead more
- * often than anything else. A trick start without the table's card first
- * tries the lead that last cut where the leader and its partner held the
- * same cards (a small table hashed on them: the few collisions act as
- * killers), then the static order's first card, then the killer: the last
- * lead that cut after another at a trick start of the same trick and
- * seat. Once the table's card fails, the killer comes next. */
+ * often than anything else. When a lead cuts after another lead failed,
+ * the solver remembers it twice: by the leader's and its partner's cards
+ * (a small table hashed on them: the few collisions act as killers), and
+ * by trick and seat (the killer). A trick start without the table's card
+ * then tries the lead remembered for its side's cards first, the static
+ * order's first card, then the killer; once the table's card fails, the
+ * killer comes next. */
 static inline int8_t *remembered_lead(Solver *S, const Node *n)
 {
     uint64_t x = ((uint64_t)n->hand[n->seat] << 32 | n->hand[(n->seat + 2) & 3]) ^ (uint64_t)n->seat;
@@ -1296,10 +1297,9 @@ static int ab(const Ctx *X, const Node *n, int alpha, int beta)
                 beta = value;
         }
         if (alpha >= beta) {
-            if (n->len == 0) {
+            if (n->len == 0 && i > 0) { /* the order missed: remember */
+                S->killer[n->ntricks][n->seat] = order[i];
                 *remembered_lead(S, n) = order[i];
-                if (i > 0)
-                    S->killer[n->ntricks][n->seat] = order[i];
             }
             break;
         }

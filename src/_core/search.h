@@ -89,7 +89,7 @@ typedef struct {
     Rules rules;        /* the entries are valid for one contract under one set of rules */
     int8_t kind, trump;
     int8_t killer[NTRICKS][NSEATS]; /* the last lead that cut after another, by trick and seat (-1: none) */
-    int8_t leads[1 << 10];  /* the last lead that cut, by the leading side's cards (hashed; -1: none) */
+    int8_t leads[1 << 10];  /* the last lead that cut after another, by the leading side's cards (hashed; -1: none) */
     uint64_t nodes;
 } Solver;
 
