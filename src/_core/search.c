@@ -1139,6 +1139,7 @@ static int two_tricks(const Ctx *X, const Node *n, uint32_t *h, int i, int led, 
     return value;
 }
 
+/* ab's last two tricks, from their start or from the middle of the first */
 static int last_two_tricks(const Ctx *X, const Node *n, int alpha, int beta)
 {
     if (n->p0 >= beta || n->p0 + n->rest <= alpha) {
