@@ -751,26 +751,31 @@ static inline uint32_t key_index(uint64_t lo, uint64_t hi, int leader)
 
 /* Team 0's final points when every hand holds at most one card: the rest
    of the hand is forced. */
+/* Team 0's points from the last trick, one card in each hand h, led by
+   `leader` (the last trick's 10 included). */
+static inline int forced_last_trick(const Ctx *X, const uint32_t *h, int leader)
+{
+    int w = leader, ti = X->ti;
+    int c = __builtin_ctz(h[w]);
+    uint32_t counts = SUIT_MASK(SUIT_OF(c)) | X->trumps;
+    int best = CARD_POWER[ti][c], pts = CARD_POINTS[ti][c] + 10;
+    for (int i = 1; i < 4; i++) {
+        int s = (leader + i) & 3;
+        c = __builtin_ctz(h[s]);
+        int p = trick_power(ti, counts, c);
+        if (p > best) {
+            best = p;
+            w = s;
+        }
+        pts += CARD_POINTS[ti][c];
+    }
+    return (w & 1) == 0 ? pts : 0;
+}
+
 static int last_trick(const Ctx *X, const Node *n)
 {
-    if (n->len == 0 && n->ntricks == NTRICKS - 1) {
-        /* the usual case, at the last lead: no bookkeeping of a Node */
-        int w = n->leader, ti = X->ti;
-        int c = __builtin_ctz(n->hand[w]);
-        uint32_t counts = SUIT_MASK(SUIT_OF(c)) | X->trumps;
-        int best = CARD_POWER[ti][c], pts = CARD_POINTS[ti][c] + 10;
-        for (int i = 1; i < 4; i++) {
-            int s = (n->leader + i) & 3;
-            c = __builtin_ctz(n->hand[s]);
-            int p = trick_power(ti, counts, c);
-            if (p > best) {
-                best = p;
-                w = s;
-            }
-            pts += CARD_POINTS[ti][c];
-        }
-        return n->p0 + ((w & 1) == 0 ? pts : 0);
-    }
+    if (n->len == 0 && n->ntricks == NTRICKS - 1) /* the usual case, at the last lead */
+        return n->p0 + forced_last_trick(X, n->hand, n->leader);
     Node k = *n;
     while (k.ntricks < NTRICKS)
         node_play(X, &k, __builtin_ctz(k.hand[k.seat]), &k);
@@ -1098,23 +1103,8 @@ static int two_tricks(const Ctx *X, const Node *n, uint32_t *h, int i, int led, 
 {
     int ti = X->ti;
     X->S->nodes++;
-    if (i == 4) { /* the next-to-last trick to ws, who leads the last */
-        int p0 = n->p0 + ((ws & 1) == 0 ? pts : 0);
-        int c = __builtin_ctz(h[ws]), w = ws;
-        uint32_t counts = SUIT_MASK(SUIT_OF(c)) | X->trumps;
-        int best = CARD_POWER[ti][c], last = CARD_POINTS[ti][c] + 10;
-        for (int j = 1; j < 4; j++) {
-            int s = (ws + j) & 3;
-            c = __builtin_ctz(h[s]);
-            int p = trick_power(ti, counts, c);
-            if (p > best) {
-                best = p;
-                w = s;
-            }
-            last += CARD_POINTS[ti][c];
-        }
-        return p0 + ((w & 1) == 0 ? last : 0);
-    }
+    if (i == 4) /* the next-to-last trick to ws, who leads the last */
+        return n->p0 + ((ws & 1) == 0 ? pts : 0) + forced_last_trick(X, h, ws);
     int seat = (n->leader + i) & 3;
     uint32_t legal = i == 0 ? h[seat] : follow_legal(X->rules, X->trump, h[seat], led, wp, wc, ws == ((seat + 2) & 3));
     int maxing = (seat & 1) == 0, value = maxing ? -1 : 1 << 20;
