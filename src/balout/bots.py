@@ -118,7 +118,7 @@ class MonteCarloBot:
                  seed: int = 0, name: str = "montecarlo", bid_weight: float = 1.0,
                  time_budget: Optional[float] = None) -> None:
         self.worlds, self.time_budget = _check_budget(worlds, time_budget)
-        self.endgame_worlds, _ = _check_budget(endgame_worlds, time_budget)
+        self.endgame_worlds, _ = _check_budget(endgame_worlds, time_budget, "endgame_worlds")
         self.endgame_tricks = _check_int("endgame_tricks", endgame_tricks, 0, 8)
         self.bid_weight = _check_weight(bid_weight)
         self.seed = seed_to_int(seed)
