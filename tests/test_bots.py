@@ -10,7 +10,7 @@ import pytest
 from balout import BaloutError, OptionError, State, _core
 from balout.arena import arena, play_match
 from balout.bots import BOTS, LEVELS, ISMCTSBot, MonteCarloBot, PIMCBot, make_bot
-from balout.cards import card_name
+from balout.cards import Card, card_name
 
 VARIANTS = ("balout", "belote", "baloot")
 HONEST = ("random", "easy", "medium", "hard", "ismcts")
@@ -125,6 +125,33 @@ def test_bots_refuse_bad_seeds_when_made(level):
             make_bot(level, seed=bad)
     s = next(p for p in _positions("balout", 8, 5) if len(p.legal_actions()) > 1)
     assert make_bot(level, seed=(1 << 64) - 1).act(s) in s.legal_actions()
+
+
+def test_search_bots_play_for_the_hand_score_or_the_card_points():
+    """PIMC in the bots averages each world's card points (by default) or
+    what they are worth, the hand score; the two choose differently."""
+    from balout.bots import _best, _public_seed
+    from balout.search import Solver
+    for bad in ("hand", None):
+        with pytest.raises(OptionError, match="objective must be one of points, score"):
+            PIMCBot(objective=bad)
+        with pytest.raises(OptionError, match="objective must be one of points, score"):
+            MonteCarloBot(objective=bad)
+    plays = [p for v in ("balout", "belote", "baloot") for p in _positions(v, 150, 31)
+             if p.phase == "play" and p.tricks_played >= 3 and len(p.legal_actions()) > 1]
+    assert len(plays) >= 50
+    differ = 0
+    for s in plays:
+        chosen = {}
+        for objective in ("score", "points"):
+            moves = Solver().pimc(s, 8, _public_seed(5, s), objective=objective)["moves"]
+            expect = _best({int(Card(c)): v for c, v in moves.items()})
+            assert PIMCBot(8, seed=5, objective=objective).act(s) == expect
+            endgame = MonteCarloBot(10, 8, 8, seed=5, objective=objective)
+            assert endgame.act(s) == expect
+            chosen[objective] = expect
+        differ += chosen["score"] != chosen["points"]
+    assert differ >= 1
 
 
 def test_ismcts_bot_rejects_bad_budgets():

@@ -727,6 +727,83 @@ def test_pimc_means_are_the_solver_values_averaged_over_the_sampled_worlds():
     assert all(math.isclose(got["moves"][c], expect[c]) for c in expect)
 
 
+def last_card_positions(variant, kind, count, seed0):
+    """Hands played at random to their last card, some with a litige pot or a
+    match score, so every way of scoring a hand comes up."""
+    out, seed = [], seed0
+    while len(out) < count:
+        rng = random.Random(seed)
+        s = State(variant, seed=seed, litige_pot=rng.choice((0, 0, 81, 162)) if variant == "balout" else 0,
+                  match_score=(rng.randrange(120), rng.randrange(120)) if variant == "baloot" else (0, 0))
+        seed += 1
+        bid_randomly(s, rng, kind)
+        if s.is_terminal() or (kind == "sun") != (s.trump_id < 0):
+            continue
+        while cards_in_hands(s) > 1:
+            s.apply_action(rng.choice(s.legal_actions()))
+        out.append(s)
+    return out
+
+
+def score_if_played(s: State, card: int) -> float:
+    """The acting team's hand score minus the other's once ``card`` is played
+    and the hand ends, plus 1/1024 of its card points (PIMC's by-score value)."""
+    team = s.to_act & 1
+    t = s.clone()
+    t.apply_action(card)
+    while not t.is_terminal():   # the double-dummy line: each side takes its best card
+        moves = Solver().moves(t)
+        t.apply_action(max(moves, key=lambda c: (moves[c], -c)))
+    hs = t.hand_score
+    return hs[team] - hs[team ^ 1] + t.card_points[team] / 1024
+
+
+def test_pimc_by_score_at_the_last_card_is_what_the_hand_scores():
+    """At the last card every world is the real deal: the by-score value is
+    the hand's own score, made, failed, litige, capot and doubled alike."""
+    outcomes = set()
+    for variant, kind in CONTRACTS:
+        for s in last_card_positions(variant, kind, 150 if variant == "balout" else 60, seed0=1000):
+            got = Solver().pimc(s, 1, 7, objective="score")["moves"]
+            (card,) = s.legal_actions()
+            assert got == {card_name(card): score_if_played(s, card)}, (variant, kind, s.to_record())
+            t = s.clone()
+            t.apply_action(card)
+            outcomes |= {(variant, t.outcome), (variant, "x%d" % s.contract.multiplier)}
+            if t.summary()["capot"] is not None:
+                outcomes.add((variant, "capot"))
+    assert {(v, o) for v in VARIANTS for o in ("made", "failed", "capot")} <= outcomes
+    assert {("balout", "litige"), ("baloot", "x2"), ("baloot", "x3"), ("baloot", "x4")} <= outcomes
+
+
+def test_pimc_by_score_values_each_world_by_its_double_dummy_line():
+    """Mid-hand, a world's by-score value of a card is the score of the hand
+    played out double-dummy after it (the declarations public, no capot in
+    reach at these positions)."""
+    for variant, kind in CONTRACTS:
+        s = positions(variant, 1, 9, 11, kind=kind, seed0=501)[0]
+        rows = Sampler(s, s.to_act).hands(3, 21)
+        expect = {}
+        for row in rows:
+            w = s.with_hands(row)
+            for c in w.legal_actions():
+                expect[card_name(c)] = expect.get(card_name(c), 0) + score_if_played(w, c) / len(rows)
+        got = Solver().pimc(s, 3, 21, objective="score")["moves"]
+        assert got.keys() == expect.keys()
+        assert all(math.isclose(got[c], expect[c]) for c in expect), (variant, kind, got, expect)
+        points = Solver().pimc(s, 3, 21)["moves"]
+        assert got != points
+
+
+def test_pimc_objective_is_points_or_score():
+    s = position("balout", 3, 20)
+    before = s.to_record()
+    for bad in ("Score", "hand", None, 1):
+        with pytest.raises(OptionError, match="objective must be one of points, score"):
+            Solver().pimc(s, 2, 1, objective=bad)
+    assert s.to_record() == before
+
+
 def test_pimc_stopped_by_the_clock_searched_the_first_deals_of_the_seed():
     s = positions("balout", 1, 20, 24, seed0=5)[0]
     timed = Solver().pimc(s, worlds=None, seed=9, time_budget=0.02)

@@ -179,7 +179,8 @@ cdef extern from "search.h" nogil:
     uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int policy, Rng *g,
                               double bid_weight, double means[50], int64_t *done)
     int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double bid_weight,
-                        int64_t max_worlds, double time_budget, double sums[32], uint32_t *legal)
+                        int64_t max_worlds, double time_budget, int by_score, double sums[32],
+                        uint32_t *legal)
 
 
 cdef class HandState:

@@ -623,7 +623,7 @@ cdef class DoubleDummy:
         return bool(r)
 
     def pimc(self, HandState state not None, worlds=20, uint64_t seed=0, double bid_weight=1.0,
-             time_budget=None):
+             time_budget=None, bint by_score=False):
         """Sum over sampled deals (from the view of the seat to act) of each
         legal card's double-dummy value: (legal mask, sums[32], worlds).
 
@@ -631,7 +631,9 @@ cdef class DoubleDummy:
         seconds (None: only the worlds); with both, the first reached stops
         it, after at least one deal. The deals are one stream from the seed,
         so a run stopped by the clock after n deals sums what worlds=n sums.
-        bid_weight < 1 weighs the deals by the auction (see mc_evaluate)."""
+        bid_weight < 1 weighs the deals by the auction (see mc_evaluate).
+        by_score: sum what each value is worth instead, the team's hand
+        score minus the other's, with 1/1024 of the card points to break ties."""
         import numpy as np
         cdef Sampler *sp
         cdef InfoSet info
@@ -656,7 +658,8 @@ cdef class DoubleDummy:
             self._enter()
             try:
                 with nogil:
-                    done = solver_pimc(&self.s, &state.h, sp, &g, bid_weight, cap, budget, &acc[0], &legal)
+                    done = solver_pimc(&self.s, &state.h, sp, &g, bid_weight, cap, budget, by_score,
+                                       &acc[0], &legal)
             finally:
                 self.busy = False
         finally:

@@ -1743,8 +1743,10 @@ double clock_seconds(void)
 }
 
 int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double bid_weight,
-                    int64_t max_worlds, double time_budget, double sums[NCARDS], uint32_t *legal)
+                    int64_t max_worlds, double time_budget, int by_score, double sums[NCARDS],
+                    uint32_t *legal)
 {
+    const int team = h->to_act & 1, total = hand_total(h);
     const int timed = time_budget > 0;
     const double deadline = timed ? clock_seconds() + time_budget : 0;
     int16_t values[NCARDS];
@@ -1761,8 +1763,11 @@ int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double 
         uint32_t m = solver_moves(s, &world, values);
         *legal = m;
         for (; m; m &= m - 1) {
-            int c = __builtin_ctz(m);
-            sums[c] += values[c];
+            int c = __builtin_ctz(m), v = values[c];
+            if (by_score) /* card points only break ties of hand score */
+                sums[c] += hand_score_if(&world, team == 0 ? v : total - v, team) + v * PIMC_POINTS_WEIGHT;
+            else
+                sums[c] += v;
         }
         n++;
     }

@@ -141,14 +141,20 @@ uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int
 
 /* PIMC: each legal card's double-dummy value for the team to act, summed
  * into sums[card] over worlds drawn for the seat to act (sp prepared for
- * it; weighted by the auction with bid_weight). Stops after max_worlds
+ * it; weighted by the auction with bid_weight). With by_score, what that
+ * value is worth instead: the team's hand score minus the other's
+ * (hand_score_if), plus PIMC_POINTS_WEIGHT times the card points to break
+ * ties (a made or failed contract is worth the same whatever its card
+ * points; the points still hedge against the worlds being wrong). Stops after max_worlds
  * worlds (if > 0) or once time_budget seconds have passed (if > 0), after
  * at least one world (with neither budget, one world). The worlds are one
  * stream from g, so a run stopped by the clock after n worlds sums what a
  * run of max_worlds = n sums.
  * Returns the number of worlds; *legal gets the legal cards. */
+#define PIMC_POINTS_WEIGHT (1.0 / 1024)
 int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double bid_weight,
-                    int64_t max_worlds, double time_budget, double sums[NCARDS], uint32_t *legal);
+                    int64_t max_worlds, double time_budget, int by_score, double sums[NCARDS],
+                    uint32_t *legal);
 
 /* Seconds on a monotonic clock (for time budgets). */
 double clock_seconds(void);

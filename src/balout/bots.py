@@ -38,7 +38,7 @@ import numpy as np
 
 from . import _core
 from .errors import BaloutError, OptionError
-from .search import _check_budget, _check_weight
+from .search import _check_budget, _check_objective, _check_weight
 from .state import State, _check_int, seed_to_int
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "MonteCarloBot", "PIMCBot", "ISMCTSBot", "CheatBot", "make_bot",
@@ -112,15 +112,18 @@ class MonteCarloBot:
     Budget per decision: ``worlds`` (flat Monte Carlo) or ``endgame_worlds``
     (PIMC) worlds, None for no limit, and/or ``time_budget`` seconds; the
     first reached stops the search, after at least one world. With world
-    budgets alone the bot is deterministic under its seed."""
+    budgets alone the bot is deterministic under its seed. ``objective``:
+    what PIMC averages, each world's card points or their hand score
+    (see :meth:`balout.search.Solver.pimc`)."""
 
     def __init__(self, worlds: Optional[int] = 200, endgame_tricks: int = 3, endgame_worlds: Optional[int] = 20,
                  seed: int = 0, name: str = "montecarlo", bid_weight: float = 1.0,
-                 time_budget: Optional[float] = None) -> None:
+                 time_budget: Optional[float] = None, objective: str = "points") -> None:
         self.worlds, self.time_budget = _check_budget(worlds, time_budget)
         self.endgame_worlds, _ = _check_budget(endgame_worlds, time_budget, "endgame_worlds")
         self.endgame_tricks = _check_int("endgame_tricks", endgame_tricks, 0, 8)
         self.bid_weight = _check_weight(bid_weight)
+        self.by_score = _check_objective(objective) == "score"
         self.seed = seed_to_int(seed)
         self.name = name
         self._solver: Optional[_core.DoubleDummy] = None
@@ -133,7 +136,8 @@ class MonteCarloBot:
         if state.phase == "play" and 8 - state.tricks_played <= self.endgame_tricks:
             if self._solver is None:
                 self._solver = _core.DoubleDummy(16)
-            mask, sums, _ = self._solver.pimc(state, self.endgame_worlds, seed, self.bid_weight, self.time_budget)
+            mask, sums, _ = self._solver.pimc(state, self.endgame_worlds, seed, self.bid_weight, self.time_budget,
+                                              self.by_score)
             return _best({c: sums[c] for c in legal})
         return _best(_core.mc_evaluate(state, self.worlds, GREEDY, seed, self.bid_weight, self.time_budget))
 
@@ -147,11 +151,13 @@ class PIMCBot:
     Budget per decision: ``worlds`` deals for a card (None: no limit) or
     ``bid_worlds`` for a bid, and/or ``time_budget`` seconds (None: no
     limit), the first reached stopping the search after at least one deal.
-    With world budgets alone the bot is deterministic under its seed."""
+    With world budgets alone the bot is deterministic under its seed.
+    ``objective`` as for :class:`MonteCarloBot`."""
 
     def __init__(self, worlds: Optional[int] = 20, bid_worlds: int = 300, seed: int = 0, name: str = "pimc",
-                 time_budget: Optional[float] = None) -> None:
+                 time_budget: Optional[float] = None, objective: str = "points") -> None:
         self.worlds, self.time_budget = _check_budget(worlds, time_budget)
+        self.by_score = _check_objective(objective) == "score"
         self.bid_worlds = _check_int("bid_worlds", bid_worlds, 1, 1 << 30)
         self.seed, self.name = seed_to_int(seed), name
         self._solver = _core.DoubleDummy(18)
@@ -162,7 +168,7 @@ class PIMCBot:
             return legal[0]
         seed = _public_seed(self.seed, state)
         if state.phase == "play":
-            _, sums, _ = self._solver.pimc(state, self.worlds, seed, 1.0, self.time_budget)
+            _, sums, _ = self._solver.pimc(state, self.worlds, seed, 1.0, self.time_budget, self.by_score)
             return _best({c: sums[c] for c in legal})
         return _best(_core.mc_evaluate(state, self.bid_worlds, GREEDY, seed, 1.0, self.time_budget))
 

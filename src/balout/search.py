@@ -130,6 +130,17 @@ def _check_budget(worlds, time_budget, name: str = "worlds",
     return worlds, time_budget
 
 
+#: what PIMC averages over its deals: each card's double-dummy card points,
+#: or what those points are worth, the hand-score difference
+OBJECTIVES = ("points", "score")
+
+
+def _check_objective(objective) -> str:
+    if not isinstance(objective, str) or objective not in OBJECTIVES:
+        raise OptionError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    return objective
+
+
 def _check_state(state) -> State:
     if not isinstance(state, State):
         raise BaloutError(f"expected a balout State, not {type(state).__name__}")
@@ -175,7 +186,8 @@ class Solver:
                 "moves": {card_name(c): v for c, v in sorted(moves.items())}}
 
     def pimc(self, state: State, worlds: Optional[int] = 20, seed: int = 0, *,
-             bid_weight: float = 1.0, time_budget: Optional[float] = None) -> dict:
+             bid_weight: float = 1.0, time_budget: Optional[float] = None,
+             objective: str = "points") -> dict:
         """Perfect-information Monte Carlo for the seat to act: each legal
         card's double-dummy value (as in :meth:`moves`) averaged over deals
         drawn from the seat's information set (see :class:`Sampler`).
@@ -185,10 +197,15 @@ class Solver:
         stops the search, after at least one deal. The deals are one stream
         from ``seed``: a search stopped by the clock after n deals gives what
         ``worlds=n`` gives, and a search with no time budget depends on the
-        seed only. Returns ``{"seat", "worlds": n, "moves": {card: mean}}``."""
+        seed only. ``objective="score"`` averages what each value is worth
+        instead: the team's hand score minus the other's, were the hand to
+        end on those card points (made or failed, capot), plus 1/1024 of the
+        card points to break ties. Returns ``{"seat", "worlds": n, "moves":
+        {card: mean}}``."""
         worlds, time_budget = _check_budget(worlds, time_budget)
+        by_score = _check_objective(objective) == "score"
         legal, sums, n = self._native.pimc(_check_state(state), worlds, seed_to_int(seed),
-                                           _check_weight(bid_weight), time_budget)
+                                           _check_weight(bid_weight), time_budget, by_score)
         return {"seat": state.to_act, "worlds": n,
                 "moves": {card_name(c): float(sums[c]) / n for c in range(32) if legal >> c & 1}}
 
