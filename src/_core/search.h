@@ -144,9 +144,9 @@ uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int
  * it; weighted by the auction with bid_weight). With by_score, what that
  * value is worth instead: the team's hand score minus the other's
  * (hand_score_if), plus PIMC_POINTS_WEIGHT times the card points to break
- * ties (a made or failed contract is worth the same whatever its card
- * points; the points still hedge against the worlds being wrong). Stops after max_worlds
- * worlds (if > 0) or once time_budget seconds have passed (if > 0), after
+ * ties (a failed contract is worth the same whatever its card points; the
+ * points still hedge against the worlds being wrong). Stops after
+ * max_worlds worlds (if > 0) or once time_budget seconds have passed (if > 0), after
  * at least one world (with neither budget, one world). The worlds are one
  * stream from g, so a run stopped by the clock after n worlds sums what a
  * run of max_worlds = n sums.
