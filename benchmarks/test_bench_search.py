@@ -251,6 +251,32 @@ def test_pimc_mid_hand(benchmark, rate, full, say, mid_hand_states, variant):
             f"{per_s:,.0f} worlds/s ({per_s * nlegal:,.0f} card solves/s)")
 
 
+def test_pimc_by_score_against_points(benchmark, full, say, mid_hand_states):
+    """PIMC averaging hand scores (objective="score") against card points:
+    the same worlds, each round timing one of each; the ratio is of the
+    fastest rounds."""
+    s = mid_hand_states["belote"]
+    worlds = 200 if full else 5
+    dd = _core.DoubleDummy(18)
+    dd.pimc(s, worlds, 3)   # the table warm for both
+    times = {False: [], True: []}
+
+    def both():
+        for by_score in (False, True):
+            t = time.perf_counter()
+            out = dd.pimc(s, worlds, 3, 1.0, None, by_score)
+            times[by_score].append(time.perf_counter() - t)
+        return out
+
+    legal, sums, n = benchmark.pedantic(both, rounds=7 if full else 1, iterations=1)
+    assert n == worlds
+    if full:
+        ratio = min(times[True]) / min(times[False])
+        benchmark.extra_info["score_vs_points"] = round(ratio, 3)
+        say(f"pimc[belote] by score: x{ratio:.3f} the time of card points "
+            f"({worlds / min(times[True]):,.0f} against {worlds / min(times[False]):,.0f} worlds/s)")
+
+
 def test_pimc_fresh_table_per_call(benchmark, full, say, mid_hand_states):
     """PIMC with a fresh solver each call (table allocation included)."""
     s = mid_hand_states["balout"]

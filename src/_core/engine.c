@@ -769,22 +769,28 @@ static int score_baloot(Hand *h, Result *res)
     return w;
 }
 
-int hand_score_if(const Hand *h, int points0, int team)
+int hand_score_if(Hand *h, int points0, int team)
 {
-    Hand t = *h;
     Result res;
     int total = h->kind == KIND_SUN ? 130 : 162;
-    t.card_points[0] = (int16_t)points0;
-    t.card_points[1] = (int16_t)(total - points0);
-    int all0 = points0 == total && h->tricks_won[1] == 0;
-    int all1 = points0 == 0 && h->tricks_won[0] == 0;
-    t.tricks_won[0] = (int8_t)(all0 ? NTRICKS : all1 ? 0 : NTRICKS / 2);
-    t.tricks_won[1] = (int8_t)(NTRICKS - t.tricks_won[0]);
+    int16_t points[2] = {h->card_points[0], h->card_points[1]};
+    int8_t tricks[2] = {h->tricks_won[0], h->tricks_won[1]};
+    int all0 = points0 == total && tricks[1] == 0;
+    int all1 = points0 == 0 && tricks[0] == 0;
+    h->card_points[0] = (int16_t)points0;
+    h->card_points[1] = (int16_t)(total - points0);
+    h->tricks_won[0] = (int8_t)(all0 ? NTRICKS : all1 ? 0 : NTRICKS / 2);
+    h->tricks_won[1] = (int8_t)(NTRICKS - h->tricks_won[0]);
     res.hand_score[0] = res.hand_score[1] = 0;
-    if (t.rules.variant == VARIANT_BALOOT)
-        score_baloot(&t, &res);
+    if (h->rules.variant == VARIANT_BALOOT)
+        score_baloot(h, &res);
     else
-        score_trump_game(&t, &res);
+        score_trump_game(h, &res);
+    /* the hand as it was: scoring reads it and writes only res */
+    h->card_points[0] = points[0];
+    h->card_points[1] = points[1];
+    h->tricks_won[0] = tricks[0];
+    h->tricks_won[1] = tricks[1];
     return res.hand_score[team] - res.hand_score[team ^ 1];
 }
 

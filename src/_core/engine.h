@@ -238,8 +238,8 @@ void hand_declarations(uint32_t cards, const Rules *r, int kind, int trump, Decl
  * with team 0 on `points0` card points (the last trick's 10 included): its
  * contract made or failed, and a capot when a side has every point and the
  * other no trick yet. A double-dummy value is card points; this is what
- * they are worth. */
-int hand_score_if(const Hand *h, int points0, int team);
+ * they are worth. h is scored in place and left as it was. */
+int hand_score_if(Hand *h, int points0, int team);
 
 /* Game points of the buyers' raw card points (baloot). */
 int baloot_game_points(int raw, int sun);
