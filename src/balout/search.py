@@ -153,7 +153,7 @@ class Solver:
     Values are the final card points of a team (tricks already taken and the
     last trick's 10 included) under perfect play by both sides. The
     transposition table (2**table_bits entries of 32 bytes, keyed by the
-    positions' shapes: see docs/choices.md) is kept between calls on the
+    positions' shapes: see docs/solver.md) is kept between calls on the
     same contract. A search
     releases the GIL, but one solver searches in one thread at a time (a
     second thread gets a RuntimeError): use one solver per thread.
