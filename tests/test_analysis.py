@@ -597,6 +597,11 @@ def test_every_experiment_runs_on_each_variant(name):
 
 # ------------------------------------------------------------------ outputs
 
+def _png_pixels(path):
+    import matplotlib.image as mpimg
+    return mpimg.imread(path)
+
+
 def test_outputs_csv_report_plots_parquet(tmp_path):
     res = run_experiment("forced-take", "balout", hands=20_000, seed=1)
     written = res.save(str(tmp_path))
@@ -606,19 +611,43 @@ def test_outputs_csv_report_plots_parquet(tmp_path):
     assert {"metric", "rule", "team", "value", "ci_low", "ci_high", "needed"} <= set(recs[0])
     report = (tmp_path / "report.md").read_text()
     assert res.command() in report and "## Tables" in report and "first player takes the J" in report
-    try:
-        import matplotlib  # noqa: F401
-        assert written["plots"] and all(os.path.getsize(p) > 1000 for p in written["plots"])
-        for p in written["plots"]:
-            assert f"]({os.path.basename(p)})" in report
-    except ImportError:
-        assert written["plots"] == []
-    try:
-        import pyarrow.parquet as pq
-        t = pq.read_table(tmp_path / "forced-take.parquet")
-        assert t.num_rows == len(res.estimates)
-    except ImportError:
-        assert not (tmp_path / "forced-take.parquet").exists()
+    # matplotlib and pyarrow come with the test extras: the plots and the parquet file are written
+    assert written["plots"] and all(os.path.getsize(p) > 1000 for p in written["plots"])
+    for p in written["plots"]:
+        assert f"]({os.path.basename(p)})" in report
+        img = _png_pixels(p)[..., :3]
+        assert img.shape[0] > 100 and img.shape[1] > 100
+        assert ((img.max(axis=2) - img.min(axis=2)) > 0.15).mean() > 0.05   # coloured bars drawn
+    import pyarrow.parquet as pq
+    t = pq.read_table(tmp_path / "forced-take.parquet")
+    assert t.num_rows == len(res.estimates)
+    assert t.column("value").to_pylist() == pytest.approx([e.value for e in res.estimates])
+    assert t.schema.metadata[b"command"].decode() == res.command()
+
+
+def test_outputs_without_matplotlib_or_pyarrow(tmp_path, monkeypatch):
+    """Both are optional for users: without them the tables and the report
+    are written, and there are no plots and no parquet file."""
+    import sys
+    for mod in ("matplotlib", "matplotlib.pyplot", "pyarrow", "pyarrow.parquet"):
+        monkeypatch.setitem(sys.modules, mod, None)   # import raises ImportError
+    res = run_experiment("forced-take", "balout", hands=5_000, seed=1)
+    written = res.save(str(tmp_path))
+    assert written["plots"] == []
+    assert (tmp_path / "forced-take.csv").exists() and (tmp_path / "report.md").exists()
+    assert not (tmp_path / "forced-take.parquet").exists()
+    assert ".png" not in (tmp_path / "report.md").read_text()
+
+
+def test_match_win_heatmap(tmp_path):
+    res = run_experiment("match-win", "balout", hands=2_000, seed=15)
+    written = res.save(str(tmp_path))
+    assert len(written["plots"]) == 1 and written["plots"][0].endswith("match-win-1.png")
+    img = _png_pixels(written["plots"][0])[..., :3]
+    # the grid's cells are coloured: a large part of the figure, where the
+    # colour bar alone is a thin strip
+    coloured = (img.max(axis=2) - img.min(axis=2)) > 0.15
+    assert coloured.mean() > 0.2
 
 
 def test_cli_analyze_writes_outputs(tmp_path, capsys):
