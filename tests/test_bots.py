@@ -114,6 +114,8 @@ def test_make_bot_rejects_unknown_names():
     for bad in (-0.5, 1.5, float("nan"), "0", None):
         with pytest.raises(OptionError, match="bid_weight"):
             MonteCarloBot(bid_weight=bad)
+        with pytest.raises(OptionError, match="play_weight"):
+            MonteCarloBot(play_weight=bad)
 
 
 @pytest.mark.parametrize("level", BOTS)

@@ -1041,6 +1041,76 @@ def test_bid_weight_zero_after_the_deal_explains_the_bids():
     assert uniform_failed > 0               # the check can fail
 
 
+def _world_deck(s, row):
+    """A deck that deals the world `row` (current hands) as the engine deals:
+    five cards a seat in chunks of 3 and 2, the offer, then the rest (the
+    receiver's two besides the offer)."""
+    dealt = [int(row[p]) | (int(s.dealt_masks[p]) & ~int(s.hand_masks[p])) for p in range(4)]
+    order = [(s.dealer + i) % 4 for i in range(1, 5)]
+    cards = [[c for c in range(32) if dealt[p] >> c & 1 and not (p == s.receiver and c == s.offer_id)]
+             for p in range(4)]
+    deck = []
+    for first, n in ((0, 3), (3, 2)):
+        for p in order:
+            deck += cards[p][first:first + n]
+    deck.append(s.offer_id)
+    for p in order:
+        deck += cards[p][5:]
+    return deck
+
+
+def _plays_explained(s, observer, row) -> bool:
+    """Replays the hand on the world's deal: does the greedy player make
+    every play of the observer's opponents?"""
+    t = State(s.variant, deck=_world_deck(s, row), dealer=s.dealer, options=s.options)
+    for a in s.action_history:
+        if t.phase == "play" and (t.to_act - observer) % 2 == 1 and _core.policy_action(t, GREEDY, 0) != a:
+            return False
+        t.apply_action(a)
+    assert [int(m) for m in t.hand_masks] == [int(m) for m in row]     # the world, replayed
+    return True
+
+
+@pytest.mark.parametrize("variant", ["balout", "belote", "baloot"])
+def test_play_weight_zero_keeps_worlds_where_the_opponents_played_greedily(variant):
+    """Opponents that play like the greedy player: with play_weight 0 every
+    world explains each of their cards; uniform worlds often do not."""
+    uniform_failed = checked = 0
+    for seed in range(12):
+        s = State(variant, seed=seed)
+        while not s.is_terminal() and not (s.phase == "play" and s.tricks_played >= 2):
+            s.apply_action(_core.policy_action(s, GREEDY, 0))
+        if s.is_terminal():
+            continue
+        observer = s.to_act
+        sp = Sampler(s, observer)
+        for row in sp.hands(12, seed, play_weight=0.0).astype(np.int64):
+            assert _plays_explained(s, observer, row), (variant, seed)
+        uniform_failed += sum(not _plays_explained(s, observer, r) for r in sp.hands(12, seed).astype(np.int64))
+        checked += 1
+    assert checked >= 8 and uniform_failed > 0               # the check can fail
+
+
+def test_play_weight_stops_reading_plays_that_no_world_explains():
+    """Opponents that play at random: no world explains their plays; after
+    the first world (256 draws) the others are drawn without reading them,
+    and every world is still a deal of the information set."""
+    s = State("balout", seed=5)
+    rng = np.random.default_rng(5)
+    while not (s.phase == "play" and s.tricks_played >= 4):
+        legal = s.legal_actions()
+        s.apply_action(int(rng.choice(legal)) if s.phase == "play" else _core.policy_action(s, GREEDY, 0))
+    observer = s.to_act
+    read = Sampler(s, observer).hands(40, 9, play_weight=0.0).astype(np.int64)
+    assert len(read) == 40 and not any(_plays_explained(s, observer, r) for r in read)
+    info = information_set(s, observer)      # still deals of the information set
+    for r in read:
+        assert int(r[observer]) == int(info.own)
+        for p in range(4):
+            assert int(r[p]) & int(info.forbidden[p]) == 0 and int(r[p]) & int(info.known[p]) == int(info.known[p])
+            assert bin(int(r[p])).count("1") == info.count[p]
+
+
 def test_a_voluntary_take_draws_the_trump_honours_to_the_taker():
     """After a round-1 take that was not forced, the taker holds the J or 9
     of trump in far more of the weighted worlds than of the uniform ones."""
@@ -1074,6 +1144,15 @@ def test_bad_bid_weight():
     for bad in (-0.1, 1.5, float("nan"), "0.5", None, True):
         with pytest.raises(BaloutError, match="bid_weight"):
             Sampler(s, 0).hands(5, 1, bad)
+        with pytest.raises(BaloutError, match="play_weight"):
+            Sampler(s, 0).hands(5, 1, play_weight=bad)
+        with pytest.raises(BaloutError, match="play_weight"):
+            Solver().pimc(s, 3, play_weight=bad)
+    for bad in (-0.1, 1.01, float("nan")):
+        with pytest.raises(ValueError, match="play_weight"):
+            _core.mc_evaluate(s, 5, GREEDY, 1, play_weight=bad)
+        with pytest.raises(ValueError, match="play_weight"):
+            _core.DoubleDummy().pimc(s, 3, 1, play_weight=bad)
     for bad in (-0.1, 1.01, float("nan")):
         with pytest.raises(ValueError, match="bid_weight"):
             _core.mc_evaluate(s, 5, GREEDY, 1, bad)

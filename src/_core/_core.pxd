@@ -175,10 +175,10 @@ cdef extern from "search.h" nogil:
     uint32_t solver_moves(Solver *s, const Hand *h, int16_t values[32])
     int solver_bruteforce(const Hand *h)
     int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, double bid_weight,
-                             Hand *out)
+                             double play_weight, Hand *out)
     uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int policy, Rng *g,
-                              double bid_weight, double means[50], int64_t *done)
-    int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double bid_weight,
+                              double bid_weight, double play_weight, double means[50], int64_t *done)
+    int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double bid_weight, double play_weight,
                         int64_t max_worlds, double time_budget, int by_score, double sums[32],
                         uint32_t *legal)
 

@@ -518,14 +518,16 @@ cdef class WorldSampler:
         """Number of consistent deals (a float: it can exceed 2**53 only in theory)."""
         return self.sp.total
 
-    def draw(self, Py_ssize_t n, uint64_t seed, double bid_weight=1.0):
+    def draw(self, Py_ssize_t n, uint64_t seed, double bid_weight=1.0, double play_weight=1.0):
         """n worlds as an (n, 4) uint32 array of hand masks; bid_weight < 1
-        weighs them by the auction (see mc_evaluate)."""
+        weighs them by the auction, play_weight < 1 by the opponents' plays
+        (see mc_evaluate)."""
         import numpy as np
         if self.sp.total <= 0:
             from balout.errors import BaloutError
             raise BaloutError("no deal is consistent with this information set")
         _check_bid_weight(bid_weight)
+        _check_bid_weight(play_weight, "play_weight")
         out = np.zeros((n, 4), np.uint32)
         cdef uint32_t[:, ::1] o = out
         cdef Rng g
@@ -536,8 +538,10 @@ cdef class WorldSampler:
         rng_seed(&g, seed)
         with nogil:
             for i in range(n):
-                if bid_weight < 1.0:
-                    determinize_weighted(&self.base.h, self.seat, self.sp, &g, bid_weight, &world)
+                if bid_weight < 1.0 or play_weight < 1.0:
+                    if determinize_weighted(&self.base.h, self.seat, self.sp, &g, bid_weight, play_weight,
+                                            &world) == 2:
+                        play_weight = 1.0  # no world explains the plays: stop reading them
                     for s in range(4):
                         o[i, s] = world.hand[s]
                     continue
@@ -623,7 +627,7 @@ cdef class DoubleDummy:
         return bool(r)
 
     def pimc(self, HandState state not None, worlds=20, uint64_t seed=0, double bid_weight=1.0,
-             time_budget=None, bint by_score=False):
+             time_budget=None, bint by_score=False, double play_weight=1.0):
         """Sum over sampled deals (from the view of the seat to act) of each
         legal card's double-dummy value: (legal mask, sums[32], worlds).
 
@@ -631,7 +635,8 @@ cdef class DoubleDummy:
         seconds (None: only the worlds); with both, the first reached stops
         it, after at least one deal. The deals are one stream from the seed,
         so a run stopped by the clock after n deals sums what worlds=n sums.
-        bid_weight < 1 weighs the deals by the auction (see mc_evaluate).
+        bid_weight < 1 weighs the deals by the auction, play_weight < 1 by
+        the opponents' plays (see mc_evaluate).
         by_score: sum what each value is worth instead, the team's hand
         score minus the other's, with 1/1024 of the card points to break ties."""
         import numpy as np
@@ -643,6 +648,7 @@ cdef class DoubleDummy:
         cdef double budget
         _check_play(state)
         _check_bid_weight(bid_weight)
+        _check_bid_weight(play_weight, "play_weight")
         cap, budget = _check_budget(worlds, time_budget)
         sums = np.zeros(32, np.float64)
         cdef double[::1] acc = sums
@@ -658,7 +664,7 @@ cdef class DoubleDummy:
             self._enter()
             try:
                 with nogil:
-                    done = solver_pimc(&self.s, &state.h, sp, &g, bid_weight, cap, budget, by_score,
+                    done = solver_pimc(&self.s, &state.h, sp, &g, bid_weight, play_weight, cap, budget, by_score,
                                        &acc[0], &legal)
             finally:
                 self.busy = False
@@ -676,13 +682,13 @@ cdef tuple _check_budget(object worlds, object time_budget):
     return cap, budget
 
 
-def _check_bid_weight(double bid_weight):
+def _check_bid_weight(double bid_weight, name="bid_weight"):
     if not 0.0 <= bid_weight <= 1.0:
-        raise ValueError(f"bid_weight must be in 0..1, got {bid_weight!r}")
+        raise ValueError(f"{name} must be in 0..1, got {bid_weight!r}")
 
 
 def mc_evaluate(HandState state not None, worlds, int policy, uint64_t seed, double bid_weight=1.0,
-                time_budget=None):
+                time_budget=None, double play_weight=1.0):
     """Flat Monte Carlo from the view of the seat to act: {action: mean of its
     team's hand score minus the other's} over determinizations, each action
     followed by native `policy` play to the end (same worlds for all).
@@ -694,7 +700,10 @@ def mc_evaluate(HandState state not None, worlds, int policy, uint64_t seed, dou
 
     bid_weight (0..1) weighs the worlds by the auction: a world counts
     bid_weight times less for every bid of another seat that the greedy
-    bidder would not have made with its cards (1: uniform worlds)."""
+    bidder would not have made with its cards (1: uniform worlds), and
+    play_weight (0..1) by the play: play_weight times less for every card an
+    opponent played that the greedy player would not have played with its
+    cards. When no world explains the plays, they stop being read."""
     cdef double means[50]
     cdef uint64_t legal
     cdef Rng g
@@ -704,12 +713,13 @@ def mc_evaluate(HandState state not None, worlds, int policy, uint64_t seed, dou
         from balout.errors import BaloutError
         raise BaloutError("the hand is over")
     _check_bid_weight(bid_weight)
+    _check_bid_weight(play_weight, "play_weight")
     cap, budget = _check_budget(worlds, time_budget)
     if not 0 <= policy < NUM_POLICIES:
         raise ValueError(f"policy ids are 0..{NUM_POLICIES - 1}")
     rng_seed(&g, seed)
     with nogil:
-        legal = evaluate_actions(&state.h, cap, budget, policy, &g, bid_weight, means, &done)
+        legal = evaluate_actions(&state.h, cap, budget, policy, &g, bid_weight, play_weight, means, &done)
     return {a: means[a] for a in range(50) if legal >> a & 1}
 
 

@@ -1640,9 +1640,61 @@ static inline int keep_world(int miss, double bid_weight, Rng *g)
     return uniform01(g) < keep;
 }
 
-int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, double bid_weight, Hand *out)
+/* Plays of `seat`'s opponents that the greedy player would not have made
+ * holding a world's cards: the world's deal replayed from the start. */
+static int play_mismatches(const Hand *h, int seat, const uint32_t hands[NSEATS])
 {
-    if (bid_weight >= 1.0)
+    if (h->ntricks == 0 && h->trick_len == 0)
+        return 0;
+    uint32_t rest[NSEATS];
+    for (int s = 0; s < 4; s++)
+        rest[s] = (hands[s] | h->played_by[s]) & ~(s == h->receiver ? BIT(h->offer) : 0u);
+    uint8_t deck[NCARDS];
+    int pos = 0;
+    static const int chunk[2] = {3, 2};
+    for (int k = 0; k < 2; k++)
+        for (int i = 1; i <= 4; i++) {
+            int s = (h->dealer + i) & 3;
+            for (int j = 0; j < chunk[k]; j++) {
+                deck[pos++] = (uint8_t)__builtin_ctz(rest[s]);
+                rest[s] &= rest[s] - 1;
+            }
+        }
+    deck[pos++] = (uint8_t)h->offer;
+    for (int i = 1; i <= 4; i++) {
+        int s = (h->dealer + i) & 3;
+        while (rest[s]) {
+            deck[pos++] = (uint8_t)__builtin_ctz(rest[s]);
+            rest[s] &= rest[s] - 1;
+        }
+    }
+    Hand t;
+    hand_new(&t, &h->rules, deck, h->dealer, h->match_before[0], h->match_before[1], h->pot_before);
+    int miss = 0;
+    for (int i = 0; i < h->nactions; i++) {
+        int a = h->actions[i];
+        if (t.phase == PHASE_PLAY && ((t.to_act ^ seat) & 1))
+            miss += policy_act(&t, POLICY_GREEDY, NULL) != a;
+        if (hand_apply(&t, a) != OK)
+            break;
+    }
+    return miss;
+}
+
+static inline int keep_world2(int miss, double bid_weight, int pmiss, double play_weight, Rng *g)
+{
+    double keep = 1.0;
+    for (int i = 0; i < miss; i++)
+        keep *= bid_weight;
+    for (int i = 0; i < pmiss; i++)
+        keep *= play_weight;
+    return keep >= 1.0 || uniform01(g) < keep;
+}
+
+int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, double bid_weight,
+                         double play_weight, Hand *out)
+{
+    if (bid_weight >= 1.0 && play_weight >= 1.0)
         return determinize(h, seat, sp, g, out);
     AuctionTrace tr;
     auction_trace(h, seat, &tr);
@@ -1655,17 +1707,19 @@ int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, dou
         for (int k = 0; k < INFER_TRIES; k++) {
             sampler_draw(sp, g, hands);
             int miss = trace_mismatches(&tr, hands, h->played_by, g);
-            if (keep_world(miss, bid_weight, g)) {
+            int pmiss = play_weight < 1.0 ? play_mismatches(h, seat, hands) : 0;
+            if (keep_world2(miss, bid_weight, pmiss, play_weight, g)) {
                 world_of(h, hands, out);
                 return 1;
             }
+            miss = miss * 64 + pmiss;
             if (miss < best_miss) {
                 best_miss = miss;
                 memcpy(best, hands, sizeof best);
             }
         }
         world_of(h, best, out);
-        return 1;
+        return play_weight < 1.0 ? 2 : 1;
     }
     Hand best;
     for (int k = 0; k < INFER_TRIES; k++) {
@@ -1684,7 +1738,7 @@ int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, dou
 }
 
 uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int policy, Rng *g,
-                          double bid_weight, double means[NUM_ACTIONS], int64_t *done)
+                          double bid_weight, double play_weight, double means[NUM_ACTIONS], int64_t *done)
 {
     const int timed = time_budget > 0;
     const double deadline = timed ? clock_seconds() + time_budget : 0;
@@ -1714,8 +1768,11 @@ uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int
     for (; worlds <= 0 || k < worlds; k++) {
         if (timed && k > 0 && clock_seconds() >= deadline)
             break;
-        if (!determinize_weighted(h, seat, sp, g, bid_weight, &world))
+        int got = determinize_weighted(h, seat, sp, g, bid_weight, play_weight, &world);
+        if (!got)
             break;
+        if (got == 2) /* no world explains the plays: stop reading them */
+            play_weight = 1.0;
         uint64_t seed = rng_next(g); /* the same playout stream for every action */
         for (uint64_t m = legal; m; m &= m - 1) {
             int a = __builtin_ctzll(m);
@@ -1742,7 +1799,7 @@ double clock_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double bid_weight,
+int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double bid_weight, double play_weight,
                     int64_t max_worlds, double time_budget, int by_score, double sums[NCARDS],
                     uint32_t *legal)
 {
@@ -1758,8 +1815,11 @@ int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double 
     while (max_worlds <= 0 || n < max_worlds) {
         if (timed && n > 0 && clock_seconds() >= deadline)
             break;
-        if (!determinize_weighted(h, h->to_act, sp, g, bid_weight, &world))
+        int got = determinize_weighted(h, h->to_act, sp, g, bid_weight, play_weight, &world);
+        if (!got)
             break;
+        if (got == 2) /* no world explains the plays: stop reading them */
+            play_weight = 1.0;
         uint32_t m = solver_moves(s, &world, values);
         *legal = m;
         for (; m; m &= m - 1) {

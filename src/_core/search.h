@@ -119,14 +119,20 @@ int solver_bruteforce(const Hand *h);
  * auction; otherwise it is a Sampler prepared for seat. */
 int determinize(const Hand *h, int seat, const Sampler *sp, Rng *g, Hand *out);
 
-/* Auction inference. A world's weight is multiplied by bid_weight (0..1)
- * for every bid of another seat that the model of the bidders, the greedy
- * bidder, would not have made with that world's cards: 1 is the uniform
- * sampler, 0 keeps only worlds that explain every bid. Worlds are drawn by
- * rejection; after INFER_TRIES draws the one that explains most bids is
- * kept, which bounds the time when the model explains the auction badly. */
+/* Inference from the auction and the play. A world's weight is multiplied
+ * by bid_weight (0..1) for every bid of another seat that the model of the
+ * players, the greedy policy, would not have made with that world's cards,
+ * and by play_weight (0..1) for every card an opponent of `seat` played that
+ * the greedy player would not have played holding them (the world's deal
+ * replayed from the start): 1 reads nothing, 0 keeps only worlds that
+ * explain every bid or play. Worlds are drawn by rejection; after
+ * INFER_TRIES draws the one that explains most bids, then most plays, is
+ * kept, which bounds the time when the model explains them badly. Returns
+ * 0 if no world is consistent, 2 if play_weight < 1 and no draw was kept
+ * (the plays are not the model's: callers stop reading them), else 1. */
 #define INFER_TRIES 256
-int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, double bid_weight, Hand *out);
+int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, double bid_weight,
+                         double play_weight, Hand *out);
 
 /* Flat Monte Carlo: for each legal action of the seat to act, the mean over
  * determinizations (the same worlds for every action, weighted by the
@@ -137,7 +143,7 @@ int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, dou
  * solver_pimc (with neither budget, one world). means[a] for each legal
  * action a, *done the number of worlds; returns the legal mask. */
 uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int policy, Rng *g,
-                          double bid_weight, double means[NUM_ACTIONS], int64_t *done);
+                          double bid_weight, double play_weight, double means[NUM_ACTIONS], int64_t *done);
 
 /* PIMC: each legal card's double-dummy value for the team to act, summed
  * into sums[card] over worlds drawn for the seat to act (sp prepared for
@@ -152,7 +158,7 @@ uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int
  * run of max_worlds = n sums.
  * Returns the number of worlds; *legal gets the legal cards. */
 #define PIMC_POINTS_WEIGHT (1.0 / 1024)
-int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double bid_weight,
+int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double bid_weight, double play_weight,
                     int64_t max_worlds, double time_budget, int by_score, double sums[NCARDS],
                     uint32_t *legal);
 

@@ -106,8 +106,9 @@ class GreedyBot:
 
 class MonteCarloBot:
     """Flat Monte Carlo with greedy rollouts, and PIMC double-dummy play in
-    the endgame; ``bid_weight`` below 1 weighs the worlds by the auction
-    (see :meth:`balout.search.Sampler.hands`).
+    the endgame; ``bid_weight`` below 1 weighs the worlds by the auction,
+    ``play_weight`` below 1 by the opponents' plays (see
+    :meth:`balout.search.Sampler.hands`).
 
     Budget per decision: ``worlds`` (flat Monte Carlo) or ``endgame_worlds``
     (PIMC) worlds, None for no limit, and/or ``time_budget`` seconds; the
@@ -118,11 +119,13 @@ class MonteCarloBot:
 
     def __init__(self, worlds: Optional[int] = 200, endgame_tricks: int = 3, endgame_worlds: Optional[int] = 20,
                  seed: int = 0, name: str = "montecarlo", bid_weight: float = 1.0,
-                 time_budget: Optional[float] = None, objective: str = "points") -> None:
+                 time_budget: Optional[float] = None, objective: str = "points",
+                 play_weight: float = 1.0) -> None:
         self.worlds, self.time_budget = _check_budget(worlds, time_budget)
         self.endgame_worlds, _ = _check_budget(endgame_worlds, time_budget, "endgame_worlds")
         self.endgame_tricks = _check_int("endgame_tricks", endgame_tricks, 0, 8)
         self.bid_weight = _check_weight(bid_weight)
+        self.play_weight = _check_weight(play_weight, "play_weight")
         self.by_score = _check_objective(objective) == "score"
         self.seed = seed_to_int(seed)
         self.name = name
@@ -137,9 +140,10 @@ class MonteCarloBot:
             if self._solver is None:
                 self._solver = _core.DoubleDummy(16)
             mask, sums, _ = self._solver.pimc(state, self.endgame_worlds, seed, self.bid_weight, self.time_budget,
-                                              self.by_score)
+                                              self.by_score, self.play_weight)
             return _best({c: sums[c] for c in legal})
-        return _best(_core.mc_evaluate(state, self.worlds, GREEDY, seed, self.bid_weight, self.time_budget))
+        return _best(_core.mc_evaluate(state, self.worlds, GREEDY, seed, self.bid_weight, self.time_budget,
+                                       self.play_weight))
 
 
 class PIMCBot:

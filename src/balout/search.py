@@ -92,7 +92,7 @@ class Sampler:
         (before the declaration check, which may exclude some)."""
         return self._native.count
 
-    def hands(self, n: int, seed: int, bid_weight: float = 1.0) -> np.ndarray:
+    def hands(self, n: int, seed: int, bid_weight: float = 1.0, play_weight: float = 1.0) -> np.ndarray:
         """``n`` worlds as an (n, 4) array of hand masks, drawn from
         ``seed`` (an integer from 0 to 2**64-1; None: fresh entropy).
 
@@ -100,18 +100,25 @@ class Sampler:
         dealing uniformly: a deal counts ``bid_weight`` times less for each
         bid of another seat that the greedy bidder (the ``easy`` bot) would
         not have made with that deal's cards; 0 keeps only deals that
-        explain every bid (when there are any among 256 draws)."""
+        explain every bid (when there are any among 256 draws).
+        ``play_weight`` below 1 weighs them by the play the same way: a deal
+        counts ``play_weight`` times less for each card an opponent of the
+        seat played that the greedy player would not have played holding
+        that deal's cards. When 256 draws hold no deal that explains the
+        plays, the opponents do not play like the model and the rest of the
+        deals do not read them."""
         n = _check_int("n", n, 0, 1 << 30)
-        return self._native.draw(n, seed_to_int(seed), _check_weight(bid_weight))
+        return self._native.draw(n, seed_to_int(seed), _check_weight(bid_weight),
+                                 _check_weight(play_weight, "play_weight"))
 
-    def worlds(self, n: int, seed: int, bid_weight: float = 1.0) -> List[State]:
+    def worlds(self, n: int, seed: int, bid_weight: float = 1.0, play_weight: float = 1.0) -> List[State]:
         """``n`` copies of the state with the hidden hands dealt at random."""
-        return [self.state.with_hands(row) for row in self.hands(n, seed, bid_weight)]
+        return [self.state.with_hands(row) for row in self.hands(n, seed, bid_weight, play_weight)]
 
 
-def _check_weight(w) -> float:
+def _check_weight(w, name: str = "bid_weight") -> float:
     if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0.0 <= w <= 1.0:
-        raise OptionError(f"bid_weight must be a number from 0 to 1, got {w!r}")
+        raise OptionError(f"{name} must be a number from 0 to 1, got {w!r}")
     return float(w)
 
 
@@ -187,10 +194,11 @@ class Solver:
 
     def pimc(self, state: State, worlds: Optional[int] = 20, seed: int = 0, *,
              bid_weight: float = 1.0, time_budget: Optional[float] = None,
-             objective: str = "points") -> dict:
+             objective: str = "points", play_weight: float = 1.0) -> dict:
         """Perfect-information Monte Carlo for the seat to act: each legal
         card's double-dummy value (as in :meth:`moves`) averaged over deals
-        drawn from the seat's information set (see :class:`Sampler`).
+        drawn from the seat's information set (see :class:`Sampler`, also
+        for ``bid_weight`` and ``play_weight``).
 
         ``worlds``: at most this many deals (None: no limit); ``time_budget``:
         at most this many seconds (None: no limit). The first limit reached
@@ -205,7 +213,8 @@ class Solver:
         worlds, time_budget = _check_budget(worlds, time_budget)
         by_score = _check_objective(objective) == "score"
         legal, sums, n = self._native.pimc(_check_state(state), worlds, seed_to_int(seed),
-                                           _check_weight(bid_weight), time_budget, by_score)
+                                           _check_weight(bid_weight), time_budget, by_score,
+                                           _check_weight(play_weight, "play_weight"))
         return {"seat": state.to_act, "worlds": n,
                 "moves": {card_name(c): float(sums[c]) / n for c in range(32) if legal >> c & 1}}
 
