@@ -230,6 +230,24 @@ def test_hard_reads_the_auction():
     assert differ >= 5            # 14 of 25 when written
 
 
+def test_hard_reads_the_opponents_plays():
+    """Mid-hand against greedy opponents, hard's worlds explain their plays;
+    the same bot without that reading decides otherwise in some positions."""
+    assert make_bot("hard").play_weight == 0.0 and make_bot("medium").play_weight == 1.0
+    differ = checked = 0
+    for seed in range(30):
+        s = State("balout", seed=seed)
+        while not s.is_terminal() and not (s.phase == "play" and s.tricks_played >= 3):
+            s.apply_action(make_bot("easy").act(s))
+        if s.is_terminal() or len(s.legal_actions()) < 2:
+            continue
+        a = make_bot("hard", seed=4).act(s)
+        b = MonteCarloBot(3000, 7, 40, seed=4, name="hard", bid_weight=0.0).act(s)
+        differ += a != b
+        checked += 1
+    assert checked >= 20 and differ >= 3          # 6 of 26 when written
+
+
 def test_play_match_reaches_the_target():
     w, scores, times = play_match("balout", {}, (make_bot("easy"), make_bot("random")), 3)
     assert w in (0, 1)

@@ -20,7 +20,9 @@ Levels (budgets per decision on one core of the reference machine):
   trick the double-dummy solver is fast enough, and PIMC plays clearly
   better than greedy rollouts). Its worlds also explain the auction
   (``bid_weight=0``): only deals in which the greedy bidder would have
-  bid as the other seats did, as far as 256 draws find one.
+  bid as the other seats did, as far as 256 draws find one; and the
+  opponents' plays (``play_weight=0``): only deals in which the greedy
+  player would have played their cards, until no world explains them.
 - ``cheat``: sees every card: double-dummy play, bids evaluated on the real
   deal. Only to measure the ceiling.
 
@@ -231,7 +233,7 @@ _FACTORIES: Dict[str, Callable[[int], Bot]] = {
     "random": lambda seed: RandomBot(seed),
     "easy": lambda seed: GreedyBot(seed),
     "medium": lambda seed: MonteCarloBot(300, 3, 20, seed, "medium"),
-    "hard": lambda seed: MonteCarloBot(3000, 7, 40, seed, "hard", bid_weight=0.0),
+    "hard": lambda seed: MonteCarloBot(3000, 7, 40, seed, "hard", bid_weight=0.0, play_weight=0.0),
     "cheat": lambda seed: CheatBot(seed),
     "pimc": lambda seed: PIMCBot(20, 300, seed),
     "ismcts": lambda seed: ISMCTSBot(20_000, None, 300, seed),
