@@ -134,6 +134,42 @@ def test_sampler_weighted_by_the_auction(benchmark, rate, full, say, mid_hand_st
             f"{n / benchmark.stats.stats.mean:,.0f} worlds/s, x{ratio:.1f} the uniform sampler's time")
 
 
+def greedy_mid_hand(variant: str):
+    """A hand played by the greedy player into trick 4 (2 cards down): the
+    opponents' plays are the model's, so play reading keeps reading."""
+    seed = 1
+    while True:
+        s = balout.State(variant, seed=seed)
+        while not s.is_terminal() and not (s.tricks_played == 3 and len(s.trick_ids) == 2):
+            s.apply_action(_core.policy_action(s, 1, 0))
+        if not s.is_terminal() and s.phase == "play":
+            return s
+        seed += 1
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_sampler_weighted_by_the_play(benchmark, rate, full, say, variant):
+    """Sampler.hands(n, seed, bid_weight=0, play_weight=0) mid-hand after
+    greedy play (hard's worlds: each try replays the world's deal), as a
+    ratio to the uniform sampler timed in the same run."""
+    s = greedy_mid_hand(variant)
+    sp = Sampler(s, s.to_act)
+    n = 2_000 if full else 100
+    uniform = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        sp.hands(n, 7)
+        uniform = min(uniform, time.perf_counter() - t0)
+    out = benchmark.pedantic(sp.hands, args=(n, 7, 0.0, 0.0), rounds=3 if full else 1, iterations=1)
+    assert out.shape == (n, 4)
+    rate(benchmark, f"sampler_play_weighted[{variant}]", n, "world")
+    if full:
+        ratio = benchmark.stats.stats.mean / uniform
+        benchmark.extra_info["cost_vs_uniform"] = round(ratio, 1)
+        say(f"sampler[{variant}] weighted by the auction and the play (bid_weight 0, play_weight 0): "
+            f"{n / benchmark.stats.stats.mean:,.0f} worlds/s, x{ratio:.0f} the uniform sampler's time")
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_sampler_worlds_as_states(benchmark, rate, full, mid_hand_states, variant):
     """Sampler.worlds(n): the same, as State objects (with_hands per world)."""
