@@ -111,27 +111,31 @@ def test_sampler_worlds_per_second(benchmark, rate, full, say, mid_hand_states, 
             f"{sp.count:,.0f} consistent deals, {len(s.trick_ids)} cards in the trick)")
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_sampler_weighted_by_the_auction(benchmark, rate, full, say, mid_hand_states, variant):
-    """Sampler.hands(n, seed, bid_weight=0.2) mid-hand: worlds weighted by the
-    auction (rejection against the greedy bidder), as a ratio to the uniform
-    sampler timed in the same run."""
-    s = mid_hand_states[variant]
+def weighted_sampler(benchmark, rate, full, say, s, n, weights, name, what):
+    """Sampler.hands(n, 7, *weights) from the seat to act, as a ratio to the
+    uniform sampler timed in the same run."""
     sp = Sampler(s, s.to_act)
-    n = 20_000 if full else 500
     uniform = float("inf")
     for _ in range(3):
         t0 = time.perf_counter()
         sp.hands(n, 7)
         uniform = min(uniform, time.perf_counter() - t0)
-    out = benchmark.pedantic(sp.hands, args=(n, 7, 0.2), rounds=3 if full else 1, iterations=1)
+    out = benchmark.pedantic(sp.hands, args=(n, 7, *weights), rounds=3 if full else 1, iterations=1)
     assert out.shape == (n, 4)
-    rate(benchmark, f"sampler_weighted[{variant}]", n, "world")
+    rate(benchmark, name, n, "world")
     if full:
         ratio = benchmark.stats.stats.mean / uniform
         benchmark.extra_info["cost_vs_uniform"] = round(ratio, 1)
-        say(f"sampler[{variant}] weighted by the auction (bid_weight 0.2): "
-            f"{n / benchmark.stats.stats.mean:,.0f} worlds/s, x{ratio:.1f} the uniform sampler's time")
+        say(f"{what}: {n / benchmark.stats.stats.mean:,.0f} worlds/s, x{ratio:.1f} the uniform sampler's time")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_sampler_weighted_by_the_auction(benchmark, rate, full, say, mid_hand_states, variant):
+    """Sampler.hands(n, seed, bid_weight=0.2) mid-hand: worlds weighted by the
+    auction (rejection against the greedy bidder), as a ratio to the uniform
+    sampler timed in the same run."""
+    weighted_sampler(benchmark, rate, full, say, mid_hand_states[variant], 20_000 if full else 500, (0.2,),
+                     f"sampler_weighted[{variant}]", f"sampler[{variant}] weighted by the auction (bid_weight 0.2)")
 
 
 def greedy_mid_hand(variant: str):
@@ -152,22 +156,9 @@ def test_sampler_weighted_by_the_play(benchmark, rate, full, say, variant):
     """Sampler.hands(n, seed, bid_weight=0, play_weight=0) mid-hand after
     greedy play (hard's worlds: each try replays the world's deal), as a
     ratio to the uniform sampler timed in the same run."""
-    s = greedy_mid_hand(variant)
-    sp = Sampler(s, s.to_act)
-    n = 2_000 if full else 100
-    uniform = float("inf")
-    for _ in range(3):
-        t0 = time.perf_counter()
-        sp.hands(n, 7)
-        uniform = min(uniform, time.perf_counter() - t0)
-    out = benchmark.pedantic(sp.hands, args=(n, 7, 0.0, 0.0), rounds=3 if full else 1, iterations=1)
-    assert out.shape == (n, 4)
-    rate(benchmark, f"sampler_play_weighted[{variant}]", n, "world")
-    if full:
-        ratio = benchmark.stats.stats.mean / uniform
-        benchmark.extra_info["cost_vs_uniform"] = round(ratio, 1)
-        say(f"sampler[{variant}] weighted by the auction and the play (bid_weight 0, play_weight 0): "
-            f"{n / benchmark.stats.stats.mean:,.0f} worlds/s, x{ratio:.0f} the uniform sampler's time")
+    weighted_sampler(benchmark, rate, full, say, greedy_mid_hand(variant), 2_000 if full else 100, (0.0, 0.0),
+                     f"sampler_play_weighted[{variant}]",
+                     f"sampler[{variant}] weighted by the auction and the play (bid_weight 0, play_weight 0)")
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
