@@ -97,14 +97,16 @@ static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
 
 /* ---------------------------------------------------------------- dealing */
 
+/* the first deal: three cards to each seat from the dealer's right, then two */
+static const int DEAL_CHUNKS[2] = {3, 2};
+
 static void deal_first(Hand *h)
 {
     int pos = 0;
-    static const int chunk[2] = {3, 2};
     for (int k = 0; k < 2; k++)
         for (int i = 1; i <= 4; i++) {
             int seat = (h->dealer + i) & 3;
-            for (int j = 0; j < chunk[k]; j++)
+            for (int j = 0; j < DEAL_CHUNKS[k]; j++)
                 h->hand[seat] |= BIT(h->deck[pos++]);
         }
     h->offer = (int8_t)h->deck[20];
@@ -125,6 +127,28 @@ static void deal_rest(Hand *h)
     }
     for (int s = 0; s < 4; s++)
         h->dealt[s] = h->hand[s];
+}
+
+void deck_dealing(const Hand *h, const uint32_t dealt[NSEATS], uint8_t deck[NCARDS])
+{
+    uint32_t rest[NSEATS];
+    for (int s = 0; s < 4; s++)
+        rest[s] = dealt[s] & ~(s == h->receiver ? BIT(h->offer) : 0u);
+    int pos = 0;
+    for (int k = 0; k < 2; k++) /* as deal_first: any five of a seat's cards */
+        for (int i = 1; i <= 4; i++) {
+            int seat = (h->dealer + i) & 3;
+            for (int j = 0; j < DEAL_CHUNKS[k]; j++) {
+                deck[pos++] = (uint8_t)__builtin_ctz(rest[seat]);
+                rest[seat] &= rest[seat] - 1;
+            }
+        }
+    deck[pos++] = (uint8_t)h->offer;
+    for (int i = 1; i <= 4; i++) { /* as deal_rest: the receiver's two, the others' three */
+        int seat = (h->dealer + i) & 3;
+        for (; rest[seat]; rest[seat] &= rest[seat] - 1)
+            deck[pos++] = (uint8_t)__builtin_ctz(rest[seat]);
+    }
 }
 
 /* ----------------------------------------------------------- declarations */

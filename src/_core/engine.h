@@ -216,6 +216,11 @@ static inline int card_power(int c, int led, int trump)
     return 0;
 }
 
+/* A deck that deals `dealt` (each seat's eight cards) with h's dealer,
+ * offer and receiver: h's deal with other hands. Which five of a seat's
+ * cards come first is not fixed by `dealt`; the lowest go first. */
+void deck_dealing(const Hand *h, const uint32_t dealt[NSEATS], uint8_t deck[NCARDS]);
+
 void hand_new(Hand *h, const Rules *r, const uint8_t *deck, int dealer,
               int32_t score0, int32_t score1, int32_t pot);
 void hand_reset(Hand *h);

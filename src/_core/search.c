@@ -1629,14 +1629,16 @@ static int trace_mismatches(const AuctionTrace *tr, const uint32_t hands[NSEATS]
     return miss;
 }
 
-/* Keep a world with `miss` unexplained bids? */
-static inline int keep_world(int miss, double bid_weight, Rng *g)
+/* Keep a world with `miss` unexplained bids and `pmiss` unexplained plays? */
+static inline int keep_world(int miss, double bid_weight, int pmiss, double play_weight, Rng *g)
 {
-    if (miss == 0)
+    if (miss == 0 && pmiss == 0)
         return 1;
     double keep = 1.0;
     for (int i = 0; i < miss; i++)
         keep *= bid_weight;
+    for (int i = 0; i < pmiss; i++)
+        keep *= play_weight;
     return uniform01(g) < keep;
 }
 
@@ -1646,28 +1648,11 @@ static int play_mismatches(const Hand *h, int seat, const uint32_t hands[NSEATS]
 {
     if (h->ntricks == 0 && h->trick_len == 0)
         return 0;
-    uint32_t rest[NSEATS];
+    uint32_t dealt[NSEATS];
     for (int s = 0; s < 4; s++)
-        rest[s] = (hands[s] | h->played_by[s]) & ~(s == h->receiver ? BIT(h->offer) : 0u);
+        dealt[s] = hands[s] | h->played_by[s];
     uint8_t deck[NCARDS];
-    int pos = 0;
-    static const int chunk[2] = {3, 2};
-    for (int k = 0; k < 2; k++)
-        for (int i = 1; i <= 4; i++) {
-            int s = (h->dealer + i) & 3;
-            for (int j = 0; j < chunk[k]; j++) {
-                deck[pos++] = (uint8_t)__builtin_ctz(rest[s]);
-                rest[s] &= rest[s] - 1;
-            }
-        }
-    deck[pos++] = (uint8_t)h->offer;
-    for (int i = 1; i <= 4; i++) {
-        int s = (h->dealer + i) & 3;
-        while (rest[s]) {
-            deck[pos++] = (uint8_t)__builtin_ctz(rest[s]);
-            rest[s] &= rest[s] - 1;
-        }
-    }
+    deck_dealing(h, dealt, deck);
     Hand t;
     hand_new(&t, &h->rules, deck, h->dealer, h->match_before[0], h->match_before[1], h->pot_before);
     int miss = 0;
@@ -1679,16 +1664,6 @@ static int play_mismatches(const Hand *h, int seat, const uint32_t hands[NSEATS]
             break;
     }
     return miss;
-}
-
-static inline int keep_world2(int miss, double bid_weight, int pmiss, double play_weight, Rng *g)
-{
-    double keep = 1.0;
-    for (int i = 0; i < miss; i++)
-        keep *= bid_weight;
-    for (int i = 0; i < pmiss; i++)
-        keep *= play_weight;
-    return keep >= 1.0 || uniform01(g) < keep;
 }
 
 int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, double bid_weight,
@@ -1708,13 +1683,13 @@ int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, dou
             sampler_draw(sp, g, hands);
             int miss = trace_mismatches(&tr, hands, h->played_by, g);
             int pmiss = play_weight < 1.0 ? play_mismatches(h, seat, hands) : 0;
-            if (keep_world2(miss, bid_weight, pmiss, play_weight, g)) {
+            if (keep_world(miss, bid_weight, pmiss, play_weight, g)) {
                 world_of(h, hands, out);
                 return 1;
             }
-            miss = miss * 64 + pmiss;
-            if (miss < best_miss) {
-                best_miss = miss;
+            int rank = miss * 64 + pmiss; /* the bids first, then the plays */
+            if (rank < best_miss) {
+                best_miss = rank;
                 memcpy(best, hands, sizeof best);
             }
         }
@@ -1726,7 +1701,7 @@ int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, dou
         if (!determinize(h, seat, sp, g, out))
             return 0;
         int miss = trace_mismatches(&tr, out->hand, out->played_by, g);
-        if (keep_world(miss, bid_weight, g))
+        if (keep_world(miss, bid_weight, 0, 1.0, g))
             return 1;
         if (miss < best_miss) {
             best_miss = miss;
