@@ -526,8 +526,8 @@ cdef class WorldSampler:
         if self.sp.total <= 0:
             from balout.errors import BaloutError
             raise BaloutError("no deal is consistent with this information set")
-        _check_bid_weight(bid_weight)
-        _check_bid_weight(play_weight, "play_weight")
+        _check_weight(bid_weight)
+        _check_weight(play_weight, "play_weight")
         out = np.zeros((n, 4), np.uint32)
         cdef uint32_t[:, ::1] o = out
         cdef Rng g
@@ -647,8 +647,8 @@ cdef class DoubleDummy:
         cdef int64_t cap, done
         cdef double budget
         _check_play(state)
-        _check_bid_weight(bid_weight)
-        _check_bid_weight(play_weight, "play_weight")
+        _check_weight(bid_weight)
+        _check_weight(play_weight, "play_weight")
         cap, budget = _check_budget(worlds, time_budget)
         sums = np.zeros(32, np.float64)
         cdef double[::1] acc = sums
@@ -682,9 +682,9 @@ cdef tuple _check_budget(object worlds, object time_budget):
     return cap, budget
 
 
-def _check_bid_weight(double bid_weight, name="bid_weight"):
-    if not 0.0 <= bid_weight <= 1.0:
-        raise ValueError(f"{name} must be in 0..1, got {bid_weight!r}")
+def _check_weight(double weight, name="bid_weight"):
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError(f"{name} must be in 0..1, got {weight!r}")
 
 
 def mc_evaluate(HandState state not None, worlds, int policy, uint64_t seed, double bid_weight=1.0,
@@ -712,8 +712,8 @@ def mc_evaluate(HandState state not None, worlds, int policy, uint64_t seed, dou
     if state.h.phase == PHASE_DONE:
         from balout.errors import BaloutError
         raise BaloutError("the hand is over")
-    _check_bid_weight(bid_weight)
-    _check_bid_weight(play_weight, "play_weight")
+    _check_weight(bid_weight)
+    _check_weight(play_weight, "play_weight")
     cap, budget = _check_budget(worlds, time_budget)
     if not 0 <= policy < NUM_POLICIES:
         raise ValueError(f"policy ids are 0..{NUM_POLICIES - 1}")
