@@ -109,6 +109,9 @@ def test_monte_carlo_bot_takes_a_sure_capot():
 def test_make_bot_rejects_unknown_names():
     with pytest.raises(OptionError, match="bots are random, easy, medium, hard, cheat, pimc, ismcts"):
         make_bot("grandmaster")
+    for bad in ({}, ["hard"], None, 3, b"hard"):  # unhashable ones too
+        with pytest.raises(OptionError, match="bots are random"):
+            make_bot(bad)
     with pytest.raises(OptionError):
         MonteCarloBot(worlds=0)
     for bad in (-0.5, 1.5, float("nan"), "0", None):

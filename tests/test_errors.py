@@ -561,6 +561,65 @@ def test_fuzz_garbage_in_records(variant):
     assert not crashes, f"non-balout exceptions: {crashes}"
 
 
+def _budget(value):
+    """Garbage for a budget, but a valid large budget made small: the test
+    hunts for errors, not for long searches."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and 2 < value < 1 << 40:
+        return 2
+    return value
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_fuzz_garbage_in_search_and_bot_arguments(variant):
+    """Garbage in any argument of the search and bot API (seats, budgets,
+    seeds, weights, objectives, bot names, states) raises a balout error and
+    leaves the state as it was."""
+    from balout.bots import ISMCTSBot, MonteCarloBot, PIMCBot, make_bot
+    from balout.search import Sampler, Solver, information_set
+
+    rng = random.Random(f"search-{variant}")
+    g = lambda: _garbage(rng)  # noqa: E731
+    b = lambda: _budget(_garbage(rng))  # noqa: E731
+    crashes, errors = {}, 0
+    for s in _random_states(variant, rng, 400):
+        if s.is_terminal():
+            continue
+        seat = rng.randrange(4)
+        calls = {
+            "Sampler": lambda: Sampler(s, g()),
+            "Sampler.hands": lambda: Sampler(s, seat).hands(b(), g(), rng.choice([1.0, g()]),
+                                                            rng.choice([1.0, g()])),
+            "Sampler.worlds": lambda: Sampler(s, seat).worlds(b(), g(), play_weight=g()),
+            "information_set": lambda: information_set(s, g()),
+            "Solver": lambda: Solver(g()),
+            "Solver.value": lambda: Solver(10).value(g()),
+            "Solver.reaches": lambda: Solver(10).reaches(s, g(), g()),
+            "Solver.pimc": lambda: Solver(10).pimc(
+                s, rng.choice([2, b()]), rng.choice([0, g()]), time_budget=rng.choice([None, g()]),
+                objective=rng.choice(["points", g()]), bid_weight=rng.choice([1.0, g()]),
+                play_weight=rng.choice([1.0, g()])),
+            "make_bot": lambda: make_bot(g(), g()),
+            "MonteCarloBot": lambda: MonteCarloBot(rng.choice([3, b()]), g(), rng.choice([2, b()]), g(),
+                                                   bid_weight=g(), play_weight=g(), objective=g()),
+            "PIMCBot": lambda: PIMCBot(b(), b(), g(), time_budget=g()),
+            "ISMCTSBot": lambda: ISMCTSBot(b(), g(), b(), g()),
+            "act": lambda: make_bot(rng.choice(["random", "easy", "medium"]), 1).act(g()),
+            "view": lambda: s.view(g()),
+            "information_state_tensor": lambda: s.information_state_tensor(g()),
+        }
+        name = rng.choice(sorted(calls))
+        snap = snapshot(s)
+        try:
+            calls[name]()
+        except BaloutError:
+            errors += 1
+        except Exception as e:  # noqa: BLE001 - this is what the test hunts
+            crashes.setdefault((name, type(e).__name__), str(e)[:120])
+        assert_unchanged(s, snap)
+    assert errors > 150
+    assert not crashes, f"non-balout exceptions: {crashes}"
+
+
 def test_native_entry_points_refuse_none_where_a_hand_or_a_buffer_belongs():
     """The extension's typed arguments reject None themselves (a None there
     would be read as a hand or a buffer: memory that is neither)."""

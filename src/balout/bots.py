@@ -245,6 +245,6 @@ BOTS = LEVELS + ("pimc", "ismcts")
 def make_bot(name: str, seed: int = 0) -> Bot:
     """A bot by name: the levels random, easy, medium, hard, cheat, or the
     search players pimc and ismcts."""
-    if name not in _FACTORIES:
+    if not isinstance(name, str) or name not in _FACTORIES:
         raise OptionError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}")
     return _FACTORIES[name](seed)
