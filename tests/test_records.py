@@ -103,6 +103,26 @@ def test_loads_invalid_json_names_line():
     assert "JSON" in str(info.value)
 
 
+@pytest.mark.parametrize("as_list", [False, True])
+def test_loads_bad_field_names_the_record(as_list):
+    """A bad field deep in a file (JSON lines or a JSON list) says which
+    record, as a replay error does, and where in it."""
+    good = full_record("balout", 1)
+    bad = dict(good, deck=good["deck"][:3] + ["XX"] + good["deck"][4:])
+    if as_list:
+        text = json.dumps([good, good, bad])
+    else:
+        text = "\n".join([json.dumps(good), "", json.dumps(good), json.dumps(bad)]) + "\n"
+    with pytest.raises(RecordError) as info:
+        loads(text)
+    err = info.value
+    assert err.place == "deck[3]" and err.action == "XX" and err.kind == "malformed card"
+    assert str(err).startswith("record 2: deck[3]: ")
+    assert err.to_dict()["record"] == 2
+    with pytest.raises(RecordError, match="^record 1: deck: deck must be a list"):
+        loads(json.dumps(good) + "\n" + json.dumps({"variant": "balout"}))
+
+
 def test_loads_bad_record_names_line():
     good = json.dumps(full_record("balout", 1))
     with pytest.raises(RecordError) as info:

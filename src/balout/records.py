@@ -29,7 +29,7 @@ def loads(text: str) -> List[dict]:
         data = _parse_json(stripped, None)
         if not isinstance(data, list):
             raise RecordError("expected a list of records")
-        return [check_record(r, f"records[{i}]") for i, r in enumerate(data)]
+        return [_check_at(r, f"records[{i}]", i) for i, r in enumerate(data)]
     if stripped[0] == "{" and "\n" in stripped:
         try:  # one pretty-printed record
             whole = json.loads(stripped)
@@ -40,8 +40,19 @@ def loads(text: str) -> List[dict]:
     out = []
     for n, line in enumerate(text.splitlines(), 1):
         if line.strip():
-            out.append(check_record(_parse_json(line, f"line {n}"), f"line {n}"))
+            out.append(_check_at(_parse_json(line, f"line {n}"), f"line {n}", len(out)))
     return out
+
+
+def _check_at(rec, where: str, index: int) -> dict:
+    """check_record for the record at `index` of a file: an error inside the
+    record (its deck, a field) also says which record, as a replay does."""
+    try:
+        return check_record(rec, where)
+    except RecordError as e:
+        if e.place == where:
+            raise
+        raise ReplayError(e, index, []) from None
 
 
 def _parse_json(text: str, place: Optional[str]):
