@@ -81,7 +81,7 @@ def test_unknown_variant_option_policy_are_clear_errors():
         run_experiment("capot", "balout", hands=0)
 
 
-def test_cli_list_and_errors(capsys):
+def test_cli_list_and_errors(capsys, tmp_path):
     assert main(["analyze", "--list"]) == 0
     out = capsys.readouterr().out
     for n in ALL:
@@ -93,6 +93,16 @@ def test_cli_list_and_errors(capsys):
     assert "variants are balout, belote, baloot" in capsys.readouterr().err
     assert main(["analyze", "capot", "--hands", "10", "--options", '{"bogus": true}']) == 2
     assert "unknown option 'bogus'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:  # argparse's usage errors
+        main(["analyze", "capot", "--hands", "10", "--options", "target=1000"])
+    assert stop.value.code == 2
+    assert "--options: not valid JSON" in capsys.readouterr().err
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    with pytest.raises(SystemExit) as stop:
+        main(["analyze", "capot", "--hands", "10", "--out", str(a_file)])
+    assert stop.value.code == 2
+    assert f"--out: {a_file} is a file, not a directory" in capsys.readouterr().err
     assert main(["analyze"]) == 2
     assert "name an experiment" in capsys.readouterr().err
 

@@ -952,7 +952,8 @@ def test_cli_json_zero_hands_is_strict_json():
     (("--seed", "x"), "not an integer"),
     (("--seed", "-1"), "non-negative"),
     (("--options", '{"nope": 1}'), "unknown option"),
-    (("--options", "{not json"), "error"),
+    (("--options", "{not json"), "--options: not valid JSON .*such as '\\{\"target\": 1000\\}'"),
+    (("--options", "[1]"), "--options: give a JSON object"),
 ])
 def test_cli_bad_arguments(tmp_path, args, message):
     import re
@@ -964,6 +965,31 @@ def test_cli_bad_arguments(tmp_path, args, message):
     assert "Traceback" not in stderr
     assert not out.exists()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_out_in_a_missing_directory_fails_before_the_run(tmp_path):
+    """--out is checked before any hand is dealt: a billion hands would
+    otherwise be simulated for nothing."""
+    out = tmp_path / "no" / "such" / "x.npz"
+    rc, stdout, stderr = cli("--hands", 10 ** 9, "--out", out)
+    assert rc == 2 and stdout == ""
+    assert f"--out: no such directory: {out.parent}" in stderr and "Traceback" not in stderr
+
+
+def test_cli_write_error_is_a_message_not_a_traceback(tmp_path, monkeypatch, capsys):
+    """A write that fails at the end of a run (a full disk) is reported
+    by name, like any other error."""
+    from balout.cli import main
+    from balout.simulate import Simulation
+
+    def full_disk(self, path):
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(Simulation, "save", full_disk)
+    out = tmp_path / "x.npz"
+    assert main(["simulate", "--hands", "100", "--seed", "1", "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"balout simulate: error: No space left on device: {out}"
 
 
 def test_cli_ctrl_c_stops_cleanly(tmp_path):

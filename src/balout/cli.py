@@ -115,7 +115,7 @@ def _summary_table(s: dict) -> str:
 def cmd_simulate(args) -> int:
     from .simulate import simulate
 
-    options = json.loads(args.options) if args.options else None
+    options = args.options
     sim = simulate(args.variant, args.hands, args.policy, seed=args.seed, threads=args.threads,
                    options=options, aggregate_only=args.out is None,
                    progress=None if args.progress is None else args.progress)
@@ -140,9 +140,7 @@ def cmd_analyze(args) -> int:
         raise ExperimentError("name an experiment; experiments are " + ", ".join(names())
                               + " (balout analyze --list describes them)")
     exp = get(args.experiment)
-    options = json.loads(args.options) if args.options else None
-    if options is not None and not isinstance(options, dict):
-        raise ExperimentError("--options must be a JSON object, e.g. '{\"target\": 1000}'")
+    options = args.options
     result = run_experiment(exp, args.variant, args.hands, args.policy, seed=args.seed, threads=args.threads,
                             options=options, precision=args.precision, progress=args.progress)
     if args.json:
@@ -197,7 +195,7 @@ def cmd_solve(args) -> int:
 def cmd_arena(args) -> int:
     from .arena import arena
 
-    options = json.loads(args.options) if args.options else None
+    options = args.options
     bots = tuple(b.strip() for b in args.bots.split(","))
     res = arena(args.variant, bots, args.matches, seed=args.seed, threads=args.threads, options=options)
     s = res.summary()
@@ -237,6 +235,42 @@ def _pos_int(text: str) -> int:
     return v
 
 
+def _json_options(text: str) -> dict:
+    try:
+        value = json.loads(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"not valid JSON ({e}); give an object such as "
+                                         "'{\"target\": 1000}'") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("give a JSON object of option names and values, such as "
+                                         "'{\"target\": 1000}'")
+    return value
+
+
+def _writable_dir(path: str) -> None:
+    if not os.path.isdir(path):
+        raise argparse.ArgumentTypeError(f"no such directory: {path}")
+    if not os.access(path, os.W_OK):
+        raise argparse.ArgumentTypeError(f"cannot write in {path}")
+
+
+def _out_file(text: str) -> str:
+    """A file to write at the end of a run: its directory is checked first."""
+    _writable_dir(os.path.dirname(os.path.abspath(text)))
+    return text
+
+
+def _out_dir(text: str) -> str:
+    """A directory to write at the end of a run (made if need be)."""
+    path = os.path.abspath(text)
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise argparse.ArgumentTypeError(f"{text} is a file, not a directory")
+    while not os.path.exists(path):
+        path = os.path.dirname(path)
+    _writable_dir(path)
+    return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="balout", description="Balout / Belote / Baloot rules engine")
     p.add_argument("--version", action="version", version=f"balout {__version__}")
@@ -259,7 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--matches", type=_pos_int, default=10, help="duplicate pairs of matches")
     ar.add_argument("--seed", type=_nonneg_int, default=0)
     ar.add_argument("--threads", type=_pos_int, default=None, help="worker processes (default: all cores)")
-    ar.add_argument("--options", default=None, help="rule options as JSON")
+    ar.add_argument("--options", type=_json_options, default=None, help="rule options as JSON")
     ar.add_argument("--json", action="store_true")
     ar.set_defaults(func=cmd_arena)
     m = sub.add_parser("simulate", help="simulate many independent hands natively")
@@ -269,8 +303,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="random or greedy; 'A,B' per team or 'A,B,C,D' per seat")
     m.add_argument("--seed", type=_nonneg_int, default=None, help="seed (default: fresh entropy, printed)")
     m.add_argument("--threads", type=_pos_int, default=None, help="threads (default: all cores)")
-    m.add_argument("--options", default=None, help='rule options as JSON, e.g. \'{"target": 1000}\'')
-    m.add_argument("--out", default=None, help="save the per-hand rows as .npz")
+    m.add_argument("--options", type=_json_options, default=None, help='rule options as JSON, e.g. \'{"target": 1000}\'')
+    m.add_argument("--out", type=_out_file, default=None, help="save the per-hand rows as .npz")
     m.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     m.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help="always show the progress bar (default: on a terminal for long runs)")
@@ -288,10 +322,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="random or greedy; 'A,B' per team or 'A,B,C,D' per seat")
     a.add_argument("--seed", type=_nonneg_int, default=None, help="seed (default: fresh, printed for a rerun)")
     a.add_argument("--threads", type=_pos_int, default=None, help="threads per run (default: all cores)")
-    a.add_argument("--options", default=None, help='rule options for every run, as JSON')
+    a.add_argument("--options", type=_json_options, default=None, help='rule options for every run, as JSON')
     a.add_argument("--precision", type=_pos_float, default=None,
                    help="half-width for the 'needed' column (default 0.01 for rates, 1 point for means)")
-    a.add_argument("--out", default=None, help="directory for CSV, Parquet, PNG plots and report.md")
+    a.add_argument("--out", type=_out_dir, default=None, help="directory for CSV, Parquet, PNG plots and report.md")
     a.add_argument("--no-plots", action="store_true", help="do not draw plots with --out")
     a.add_argument("--json", action="store_true", help="print the rows as one JSON object")
     a.add_argument("--progress", dest="progress", action="store_true", default=None,
@@ -306,7 +340,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (BaloutError, json.JSONDecodeError) as e:
+    except BaloutError as e:
         print(f"balout {args.command}: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -314,6 +348,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as e:  # writing the results (a full disk, a path that went away)
+        where = f": {e.filename}" if e.filename else ""
+        print(f"balout {args.command}: error: {e.strerror or e}{where}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
