@@ -1,4 +1,5 @@
 """Cards and card sets (RULES.md section 1)."""
+import numpy as np
 import pytest
 
 from balout import CARDS, Card, CardError, CardSet, parse_card
@@ -152,10 +153,20 @@ def test_cardset_operations():
 def test_cardset_errors():
     with pytest.raises(CardError):
         CardSet("JH XX")
-    with pytest.raises(ValueError):
-        CardSet(1 << 32)
+    for bad, words in (((1 << 32), "out of range: masks are 32-bit"), (-1, "out of range"),
+                       (True, "a bool is not a card set"), (np.bool_(True), "not bool"),
+                       (2.5, "a 32-bit mask, a string such as 'AS TH' or cards, not float")):
+        with pytest.raises(CardError, match=words):
+            CardSet(bad)
     with pytest.raises(ValueError):
         CardSet("JH").suit("X")
+
+
+def test_cardset_from_numpy_masks():
+    """A numpy integer is a mask like an int (hands come back as numpy arrays)."""
+    for kind in (np.uint32, np.int64, np.uint64):
+        assert CardSet(kind(0b101)) == CardSet("7S 9S")
+    assert CardSet(np.uint32(0xFFFFFFFF)) == CardSet(CARDS)
 
 
 # --------------------------------------------------------------- points and orders

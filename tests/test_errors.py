@@ -561,6 +561,19 @@ def test_fuzz_garbage_in_records(variant):
     assert not crashes, f"non-balout exceptions: {crashes}"
 
 
+def _call_one(calls, rng, crashes) -> int:
+    """Make one of the calls, chosen at random: 1 if it raised a balout
+    error; any other exception is kept in ``crashes``."""
+    name = rng.choice(sorted(calls))
+    try:
+        calls[name]()
+    except BaloutError:
+        return 1
+    except Exception as e:  # noqa: BLE001 - this is what the tests hunt
+        crashes.setdefault((name, type(e).__name__), str(e)[:120])
+    return 0
+
+
 def _budget(value):
     """Garbage for a budget, but a valid large budget made small: the test
     hunts for errors, not for long searches."""
@@ -607,15 +620,54 @@ def test_fuzz_garbage_in_search_and_bot_arguments(variant):
             "view": lambda: s.view(g()),
             "information_state_tensor": lambda: s.information_state_tensor(g()),
         }
-        name = rng.choice(sorted(calls))
         snap = snapshot(s)
-        try:
-            calls[name]()
-        except BaloutError:
-            errors += 1
-        except Exception as e:  # noqa: BLE001 - this is what the test hunts
-            crashes.setdefault((name, type(e).__name__), str(e)[:120])
+        errors += _call_one(calls, rng, crashes)
         assert_unchanged(s, snap)
+    assert errors > 150
+    assert not crashes, f"non-balout exceptions: {crashes}"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_fuzz_garbage_in_match_simulation_record_and_card_arguments(variant):
+    """Garbage given to Match, simulate, simulate_matches, arena, the record
+    readers and CardSet raises a balout error, never another exception."""
+    from balout import Match, simulate, simulate_matches
+    from balout.arena import arena
+    from balout.cards import CardSet
+    from balout.records import loads, replay
+
+    rng = random.Random(f"api-{variant}")
+    g = lambda: _garbage(rng)  # noqa: E731
+    b = lambda: _budget(_garbage(rng))  # noqa: E731
+
+    def threads():  # garbage, or one thread where the garbage is a valid count
+        t = g()
+        return 1 if isinstance(t, (int, np.integer)) and not isinstance(t, bool) and 1 <= t <= 256 else t
+
+    deck = State(variant, seed=1).to_record()["deck"]
+    crashes, errors = {}, 0
+    for _ in range(300):
+        m = Match(variant, seed=rng.randrange(100))
+        calls = {
+            "Match": lambda: Match(g(), seed=g()),
+            "Match options": lambda: Match(variant, options=g(), score=g()),
+            "Match.add_hand": lambda: m.add_hand(g()),
+            "Match.add_hand unfinished": lambda: m.add_hand(m.new_hand()),
+            "simulate": lambda: simulate(variant, b(), rng.choice(["random", g()]), seed=g(), threads=threads(),
+                                         options=rng.choice([None, g()])),
+            "simulate_matches": lambda: simulate_matches(variant, rng.choice([3, b(), 2 ** 70]),
+                                                         rng.choice(["random", g()]), seed=g(), score=g(),
+                                                         max_hands=b()),
+            "arena": lambda: arena(variant, (rng.choice(["random", g()]), rng.choice(["easy", g()])),
+                                   rng.choice([1, b()]), seed=g(), threads=threads()),
+            "State": lambda: State(variant, deck=g(), dealer=g()),
+            "State.from_record": lambda: State.from_record(rng.choice([g(), {"deck": deck}]), match_score=g(),
+                                                           litige_pot=g()),
+            "replay": lambda: replay(rng.choice([g(), [g()]])),
+            "loads": lambda: loads(g()),
+            "CardSet": lambda: CardSet(g()),
+        }
+        errors += _call_one(calls, rng, crashes)
     assert errors > 150
     assert not crashes, f"non-balout exceptions: {crashes}"
 

@@ -101,7 +101,8 @@ def arena(variant: str = "balout", bots: Tuple[str, str] = ("medium", "easy"), m
           seed: int = 0, threads: Optional[int] = None, options=None) -> ArenaResult:
     """Play ``matches`` duplicate matches (2 x matches in all) of bots A vs B."""
     variant, opts, _ = resolve(variant, options)
-    if len(bots) != 2 or any(b not in BOTS for b in bots):
+    if (not isinstance(bots, (tuple, list)) or len(bots) != 2
+            or not all(isinstance(b, str) and b in BOTS for b in bots)):
         raise OptionError(f"give two bots among {', '.join(BOTS)}, got {bots!r}")
     n = _check_int("matches", matches, 1, 1 << 20)
     seed = _check_int("seed", seed, 0, (1 << 63) - 1)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import operator
 from typing import Iterable, Iterator, Union
 
+from .errors import CardError
+
 __all__ = [
     "SUITS", "RANKS", "Card", "CardSet", "CARDS", "parse_card", "card_name",
     "SPANISH_RANKS", "SPANISH_SUITS", "SUIT_SYMBOLS", "ARABIC_SUITS",
@@ -35,8 +37,6 @@ CardLike = Union["Card", int, str]
 
 
 def _bad_card(text: object, why: str) -> ValueError:
-    from .errors import CardError
-
     return CardError(
         f"malformed card {text!r}: {why}; cards are a rank (7 8 9 T J Q K A, or 10) "
         f"followed by a suit (S H D C or ♠ ♥ ♦ ♣), e.g. 'TS' or 'JH'"
@@ -47,8 +47,6 @@ def parse_card(text: str, *, spanish: bool = False) -> "Card":
     """Parse ``'TS'``, ``'10s'``, ``'J♥'``; with ``spanish=True`` the rank is a
     Spanish label (``'7S'`` is the canonical ten, ``'1 oros'`` the ace of D)."""
     if not isinstance(text, str):
-        from .errors import CardError
-
         raise CardError(f"a card must be given as a string or a card id, not {type(text).__name__}")
     t = text.strip()
     if spanish:
@@ -90,13 +88,9 @@ class Card(int):
         try:
             v = operator.index(value)
         except TypeError:
-            from .errors import CardError
-
-            raise CardError(f"a card must be a string or an int 0..31, not {type(value).__name__}") from None
+                raise CardError(f"a card must be a string or an int 0..31, not {type(value).__name__}") from None
         if not 0 <= v < 32:
-            from .errors import CardError
-
-            raise CardError(f"card id {v} out of range: card ids are 0..31")
+                raise CardError(f"card id {v} out of range: card ids are 0..31")
         return _CARDS[v] if _CARDS else int.__new__(cls, v)
 
     @property
@@ -161,13 +155,22 @@ def _mask_of(cards) -> int:
     if isinstance(cards, str):
         return _mask_of(cards.split())
     if isinstance(cards, bool):
-        raise TypeError("a bool is not a card set")
-    if isinstance(cards, int):
-        if not 0 <= cards < 1 << 32:
-            raise ValueError(f"card mask {cards:#x} out of range: masks are 32-bit")
-        return cards
+        raise CardError("a bool is not a card set")
+    try:
+        mask = operator.index(cards)  # int, numpy integers
+    except TypeError:
+        pass
+    else:
+        if not 0 <= mask < 1 << 32:
+            raise CardError(f"card mask {mask:#x} out of range: masks are 32-bit (0 to 0xffffffff)")
+        return mask
+    try:
+        items = iter(cards)
+    except TypeError:
+        raise CardError(f"a card set is a 32-bit mask, a string such as 'AS TH' or cards, "
+                        f"not {type(cards).__name__}") from None
     mask = 0
-    for c in cards:
+    for c in items:
         mask |= 1 << Card(c)
     return mask
 

@@ -22,6 +22,8 @@ _PHASE_ORDER = {"auction": 0, "doubling": 1, "declare": 2, "play": 2}
 
 def loads(text: str) -> List[dict]:
     """Records from JSON text: one object, a list of objects, or JSON lines."""
+    if not isinstance(text, str):
+        raise RecordError(f"records are read from JSON text (a str), not {type(text).__name__}")
     stripped = text.strip()
     if not stripped:
         return []
@@ -225,6 +227,13 @@ class ReplayError(RecordError):
 
 def replay_states(records: Iterable[Mapping]) -> Iterator[State]:
     """Replay records as one match, in order, yielding each hand's state."""
+    try:
+        if isinstance(records, (str, bytes, Mapping)):
+            raise TypeError
+        records = iter(records)
+    except TypeError:
+        raise RecordError(f"records are a list of record objects, not {type(records).__name__} "
+                          "(a single record goes in a list; records.load reads a file)") from None
     match: Optional[Match] = None
     prev_dealer: Optional[int] = None
     unfinished = False

@@ -135,7 +135,7 @@ def resolve(variant: str, options: Optional[Mapping[str, Any]] = None):
         # but only True and 500 are valid
         key = (variant, tuple(sorted((k, type(v), v) for k, v in options.items())) if options else ())
         hit = _RESOLVED.get(key)
-    except (TypeError, AttributeError):
+    except (TypeError, AttributeError, ValueError):  # not a mapping, or values numpy will not compare
         key = hit = None
     if hit is not None:
         return hit

@@ -57,6 +57,8 @@ assert sum(n for _, n in AGGREGATE_FIELDS) == _core.AGGREGATE_FIELDS
 OUTCOME_NAMES = ("made", "failed", "litige", "cancelled")
 DEFAULT_CHUNK = 1 << 15
 MAX_ROW_BYTES = 8 << 30
+# a match's results: winner (int8), hands (int32), final and starting scores (2 x 2 int32)
+MATCH_ROW_BYTES = 1 + 4 + 8 + 8
 
 PolicySpec = Union[str, Callable, Sequence[Union[str, Callable]]]
 
@@ -602,6 +604,9 @@ def simulate_matches(variant: str = "balout", matches: int = 100, policy: Policy
     nthreads = _threads(threads)
     chunk = _check_int("chunk_size", chunk_size, 1, 1 << 30)
     limit = _check_int("max_hands", max_hands, 1, 1 << 30)
+    if n * MATCH_ROW_BYTES > MAX_ROW_BYTES:
+        raise OptionError(f"{n:,} matches need {n * MATCH_ROW_BYTES / 2**30:.1f} GiB of results; "
+                          "run them in parts")
     ss = _seed_sequence(seed)
     key = int(ss.generate_state(1, np.uint64)[0])
     pol_arr = np.asarray(pols, np.int8)
