@@ -88,9 +88,9 @@ class Card(int):
         try:
             v = operator.index(value)
         except TypeError:
-                raise CardError(f"a card must be a string or an int 0..31, not {type(value).__name__}") from None
+            raise CardError(f"a card must be a string or an int 0..31, not {type(value).__name__}") from None
         if not 0 <= v < 32:
-                raise CardError(f"card id {v} out of range: card ids are 0..31")
+            raise CardError(f"card id {v} out of range: card ids are 0..31")
         return _CARDS[v] if _CARDS else int.__new__(cls, v)
 
     @property
