@@ -976,6 +976,16 @@ def test_cli_out_in_a_missing_directory_fails_before_the_run(tmp_path):
     assert f"--out: no such directory: {out.parent}" in stderr and "Traceback" not in stderr
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc")
+def test_cli_out_where_nothing_can_be_written_fails_before_the_run():
+    """/proc refuses new files even to root, for whom os.access says yes:
+    the directory is checked by a real write, before the run starts, and
+    the error gives the system's reason."""
+    rc, stdout, stderr = cli("--hands", 10 ** 9, "--out", "/proc/x.npz")
+    assert rc == 2 and stdout == ""
+    assert "--out: cannot write in /proc: " in stderr and "Traceback" not in stderr
+
+
 def test_cli_write_error_is_a_message_not_a_traceback(tmp_path, monkeypatch, capsys):
     """A write that fails at the end of a run (a full disk) is reported
     by name, like any other error."""

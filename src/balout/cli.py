@@ -5,6 +5,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 from typing import List, Optional
 
 from . import __version__
@@ -250,8 +251,10 @@ def _json_options(text: str) -> dict:
 def _writable_dir(path: str) -> None:
     if not os.path.isdir(path):
         raise argparse.ArgumentTypeError(f"no such directory: {path}")
-    if not os.access(path, os.W_OK):
-        raise argparse.ArgumentTypeError(f"cannot write in {path}")
+    try:  # a real write: os.access says yes to root even on read-only or virtual file systems
+        tempfile.TemporaryFile(dir=path).close()
+    except OSError as e:
+        raise argparse.ArgumentTypeError(f"cannot write in {path}: {e.strerror or e}") from None
 
 
 def _out_file(text: str) -> str:
