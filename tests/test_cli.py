@@ -241,11 +241,20 @@ def test_unknown_command_and_missing_file_argument():
     assert rc == 2 and "usage:" in err and "file" in err
 
 
-def test_help():
+def test_help(capsys):
     rc, out, err = run("--help")
     assert rc == 0 and "replay" in out
     rc, out, err = run("replay", "--help")
     assert rc == 0 and "--json" in out
+    # every command's help, as printed: no argparse escape (%%) left in it
+    from balout.cli import main
+
+    for command in ("replay", "solve", "simulate", "arena", "analyze"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        out = capsys.readouterr().out
+        assert out.startswith(f"usage: balout {command}") and "%%" not in out, command
+    assert "with a 95% interval" in " ".join(out.split())
 
 
 def test_main_in_process(good_file, capsys):

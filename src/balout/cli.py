@@ -315,7 +315,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.set_defaults(func=cmd_simulate)
     a = sub.add_parser("analyze", help="run a named rule-analysis experiment (--list shows them)",
                        description="Rule analysis: a named experiment over the native simulator, every "
-                                   "figure with a 95%% interval (docs/analysis.md).")
+                                   "figure with a 95% interval (docs/analysis.md).")
     a.add_argument("experiment", nargs="?", help="experiment name (see --list), or FILE.py:NAME")
     a.add_argument("--list", action="store_true", help="list the experiments and exit")
     a.add_argument("--variant", default=None, help="balout, belote or baloot (default: the experiment's first)")

@@ -632,6 +632,19 @@ def score_grid(target: int, steps: int = 10) -> List[int]:
     return sorted({int(round(target * i / steps)) for i in range(steps)})
 
 
+def _tally_wins(t: Tally, m, group: dict, metric: str) -> None:
+    """Team 0's win rate among ``m``'s decided matches."""
+    k = float((m.winner == 0).sum())
+    t.add_counts(metric, "rate", group, int((m.winner >= 0).sum()), k, k, exposure=len(m))
+
+
+def _tally_length(t: Tally, m, group: dict, metric: str) -> np.ndarray:
+    """The hands per match of ``m`` (returned too)."""
+    h = m.hands.astype(np.float64)
+    t.add_counts(metric, "mean", group, len(h), h.sum(), (h * h).sum(), exposure=len(m))
+    return h
+
+
 def _match_win(ctx: Context, t: Tally, steps: int = 10) -> None:
     target = _target(ctx)
     grid = score_grid(target, steps)
@@ -644,11 +657,8 @@ def _match_win(ctx: Context, t: Tally, steps: int = 10) -> None:
                 m = simulate_matches(ctx.variant, per, ctx.policy, seed=ctx.seed, threads=ctx.threads,
                                      options=ctx.options, score=(a, b), progress=False)
                 group = {"team 0 score": a, "team 1 score": b}
-                dec = m.winner >= 0
-                k = float((m.winner == 0).sum())
-                t.add_counts("P(team 0 wins)", "rate", group, int(dec.sum()), k, k, exposure=len(m))
-                h = m.hands.astype(np.float64)
-                t.add_counts("hands to finish", "mean", group, len(h), h.sum(), (h * h).sum(), exposure=len(m))
+                _tally_wins(t, m, group, "P(team 0 wins)")
+                _tally_length(t, m, group, "hands to finish")
                 t.hands += len(m)
                 if bar is not None:
                     bar.update(t.hands)
@@ -692,11 +702,8 @@ def match_length_experiment(targets: Optional[Sequence[int]] = None, name: str =
                 m = simulate_matches(ctx.variant, per, ctx.policy, seed=ctx.seed, threads=ctx.threads,
                                      options={**ctx.options, "target": T}, progress=False)
                 g = {"target": T}
-                h = m.hands.astype(np.float64)
-                t.add_counts("hands per match", "mean", g, len(h), h.sum(), (h * h).sum(), exposure=len(m))
-                dec = m.winner >= 0
-                k = float((m.winner == 0).sum())
-                t.add_counts("team 0 win rate", "rate", g, int(dec.sum()), k, k, exposure=len(m))
+                h = _tally_length(t, m, g, "hands per match")
+                _tally_wins(t, m, g, "team 0 win rate")
                 d = h - base.hands.astype(np.float64)
                 t.add_counts(f"paired: hands per match, minus target {base_target}", "mean", g, len(d),
                              d.sum(), (d * d).sum(), exposure=len(m))
