@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from balout import BaloutError, OptionError, State, _core
+from balout import BaloutError, BotError, OptionError, State, _core
 from balout.arena import arena, play_match
 from balout.bots import BOTS, LEVELS, ISMCTSBot, MonteCarloBot, PIMCBot, make_bot
 from balout.cards import Card, card_name
@@ -289,6 +289,120 @@ def test_arena_rejects_bad_arguments():
         arena("nope", ("easy", "easy"), matches=1)
     with pytest.raises(OptionError):
         arena("balout", ("easy", "easy"), matches=0)
+
+
+class FirstLegal:
+    """A bot of a user's own: the first legal action."""
+    name = "first"
+
+    def __init__(self, seed=0):
+        self.seed = seed
+
+    def act(self, state):
+        return state.legal_actions()[0]
+
+
+USER_BOTS = """
+class FirstLegal:
+    def __init__(self, seed=0):
+        self.seed = seed
+
+    def act(self, state):
+        return state.legal_actions()[0]
+
+
+class Illegal:
+    name = "illegal"
+
+    def act(self, state):
+        return 99 if state.phase == "play" else state.legal_actions()[0]
+
+
+def first_legal():
+    return FirstLegal()
+
+
+NOT_A_FACTORY = 3
+"""
+
+
+@pytest.fixture
+def user_bots(tmp_path):
+    path = tmp_path / "user_bots.py"
+    path.write_text(USER_BOTS)
+    return str(path)
+
+
+def test_make_bot_takes_your_own_bot(user_bots):
+    s = State("balout", seed=3)
+    s.apply_action("take")
+    mine = make_bot(f"{user_bots}:FirstLegal", seed=7)
+    assert mine.seed == 7 and mine.act(s) == s.legal_actions()[0]
+    assert make_bot(f"{user_bots}:first_legal").act(s) == s.legal_actions()[0]    # a function of nothing
+    assert make_bot(FirstLegal, 5).seed == 5
+    assert make_bot(lambda seed: FirstLegal(seed + 1), 5).seed == 6                  # a function of the seed
+    # a class of balout's, named as a module attribute: seeded through its seed= parameter
+    for seed in (1, 2):
+        theirs, ours = make_bot("balout.bots:RandomBot", seed), make_bot("random", seed)
+        assert theirs.seed == ours.seed and theirs.act(s) == ours.act(s)
+    assert make_bot(MonteCarloBot, 4).seed == 4
+
+
+def test_make_bot_explains_a_bad_factory(user_bots, tmp_path):
+    broken = tmp_path / "broken.py"
+    broken.write_text("def oops(:\n")
+    cases = [(f"{user_bots}:Nope", "has no bot factory named 'Nope'"),
+             (f"{user_bots}:NOT_A_FACTORY", "NOT_A_FACTORY is a int, not a bot factory"),
+             (f"{tmp_path / 'missing.py'}:X", "no such file"),
+             (f"{broken}:oops", "cannot load .*SyntaxError"),
+             ("no_such_module_here:Bot", "cannot load .*ModuleNotFoundError"),
+             (int, "returned a value of type int, not a bot"),
+             (lambda seed: 1 / 0, "bot factory <lambda> failed: ZeroDivisionError")]
+    for name, message in cases:
+        with pytest.raises(OptionError, match=message):
+            make_bot(name)
+
+
+def test_arena_plays_your_own_bot(user_bots):
+    """A bot of one's own, by file or as a class, plays duplicate matches on
+    one or more worker processes with the same results."""
+    one = arena("belote", (f"{user_bots}:FirstLegal", "easy"), matches=3, seed=4, threads=1)
+    two = arena("belote", (f"{user_bots}:FirstLegal", "easy"), matches=3, seed=4, threads=2)
+    cls = arena("belote", (FirstLegal, "easy"), matches=3, seed=4, threads=2)
+    for r in (two, cls):
+        assert r.wins == one.wins and np.array_equal(r.deal_diffs, one.deal_diffs)
+    s = one.summary()
+    assert s["bots"] == [f"{user_bots}:FirstLegal", "easy"] and s["FirstLegal_ms_median"] is not None
+    assert cls.summary()["bots"] == ["FirstLegal", "easy"]
+    assert one.deal_diffs.mean() < 0     # the greedy player is the better one
+    # balout's own greedy class, by its module name, is the easy bot: every deal is even
+    same = arena("balout", ("balout.bots:GreedyBot", "easy"), matches=2, seed=5, threads=1)
+    assert same.wins == 2 and not same.deal_diffs.any()
+    # a lambda cannot reach worker processes; with one thread it plays
+    with pytest.raises(OptionError, match="cannot be sent to the worker processes"):
+        arena("balout", (lambda seed: FirstLegal(seed), "easy"), matches=1, threads=2)
+    assert arena("balout", (lambda seed: FirstLegal(seed), "easy"), matches=1, threads=1).matches == 1
+    with pytest.raises(OptionError, match="give two bots"):
+        arena("balout", (FirstLegal,), matches=1)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_arena_names_a_bot_that_plays_illegally(user_bots, threads):
+    with pytest.raises(BotError, match=r"bot illegal \(seat \d, hand \d+ of the match with seed \d+\) chose an illegal action: 99 is "
+                                       r"illegal \(unknown action\)"):
+        arena("balout", ("easy", f"{user_bots}:Illegal"), matches=2, seed=1, threads=threads)
+
+
+def test_arena_cli_with_your_own_bot(user_bots):
+    out = subprocess.run([sys.executable, "-m", "balout", "arena", "--bots", f"{user_bots}:FirstLegal,random",
+                          "--matches", "2", "--seed", "3", "--threads", "1", "--json"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    s = json.loads(out.stdout)
+    assert s["bots"] == [f"{user_bots}:FirstLegal", "random"] and s["matches"] == 4
+    out = subprocess.run([sys.executable, "-m", "balout", "arena", "--bots", f"{user_bots}:Illegal,random",
+                          "--matches", "1", "--threads", "1"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 2 and "error: bot illegal" in out.stderr and "Traceback" not in out.stderr
 
 
 def test_arena_cli_json():

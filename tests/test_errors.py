@@ -697,3 +697,20 @@ def test_native_entry_points_refuse_none_where_a_hand_or_a_buffer_belongs():
                  lambda: _core.sim_matches_chunk(rules, policies, 1, 0, None, out, out, out, 9)):
         with pytest.raises(TypeError):
             call()
+
+
+def test_errors_pickle_with_their_attributes():
+    """Errors cross process boundaries (arena and simulation workers) whole."""
+    import pickle
+
+    from balout.errors import RecordError
+    from balout.records import loads
+
+    s = State("balout", seed=1)
+    with pytest.raises(IllegalActionError) as info:
+        s.apply_action("QZ")
+    with pytest.raises(RecordError) as rec:
+        loads('{"variant": "balout", "deck": 5}')
+    for e in (info.value, info.value.at("plays[3]"), rec.value):
+        back = pickle.loads(pickle.dumps(e))
+        assert type(back) is type(e) and str(back) == str(e) and back.to_dict() == e.to_dict()

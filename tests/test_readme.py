@@ -6,7 +6,7 @@ README = Path(__file__).parent.parent / "README.md"
 
 
 def test_readme_python_blocks_run():
-    tour, batch, search = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    tour, batch, search, own = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
     env = {}
     exec(compile(tour, "README.md", "exec"), env)
     assert env["m"].is_over and env["m"].winner in (0, 1)
@@ -17,6 +17,9 @@ def test_readme_python_blocks_run():
     exec(compile(search, "README.md", "exec"), env)
     assert env["s"].phase == "play" and env["s"].tricks_played == 3
     assert env["worlds"].shape == (1000, 4) and env["info"].seat == 0
+    exec(compile(own, "README.md", "exec"), env)
+    lo, hi = env["res"].summary()["points_diff_ci95"]
+    assert env["res"].matches == 20 and hi < 0     # the first legal action loses to the greedy player
 
 
 def test_readme_shows_the_two_commands():

@@ -8,7 +8,7 @@
 __version__ = "0.1.0"
 
 from .cards import CARDS, Card, CardSet, parse_card
-from .errors import (ActionTypeError, BaloutError, CardError, IllegalActionError, MatchOverError,
+from .errors import (ActionTypeError, BaloutError, BotError, CardError, IllegalActionError, MatchOverError,
                      OptionError, RecordError)
 from .rules import OPTIONS, VARIANTS, defaults
 from .state import Contract, State, View
@@ -20,5 +20,5 @@ __all__ = [
     "Card", "CardSet", "CARDS", "parse_card", "State", "Contract", "View", "Match",
     "VARIANTS", "OPTIONS", "defaults", "actions", "records", "simulate", "simulate_matches",
     "BaloutError", "CardError", "OptionError", "IllegalActionError", "ActionTypeError",
-    "RecordError", "MatchOverError",
+    "RecordError", "MatchOverError", "BotError",
 ]

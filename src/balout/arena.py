@@ -10,15 +10,16 @@ bot's decision times.
 from __future__ import annotations
 
 import os
+import pickle
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .bots import BOTS, make_bot
-from .errors import OptionError
+from .bots import BOTS, bot_name, make_bot
+from .errors import BaloutError, BotError, OptionError
 from .match import Match
 from .rules import resolve
 from .simulate import mean_ci, wilson
@@ -59,7 +60,8 @@ class ArenaResult:
 
 
 def play_match(variant: str, options, team_bots, seed: int, max_hands: int = 1000):
-    """One match; returns (winner, per-hand team scores, decision times per team)."""
+    """One match; returns (winner, per-hand team scores, decision times per team).
+    A bot's illegal action raises :class:`BotError` naming the bot."""
     m = Match(variant, options=options, seed=seed)
     scores: List[Tuple[int, int]] = []
     times: Tuple[List[float], List[float]] = ([], [])
@@ -70,7 +72,13 @@ def play_match(variant: str, options, team_bots, seed: int, max_hands: int = 100
             t0 = time.perf_counter()
             a = team_bots[team].act(s)
             times[team].append(time.perf_counter() - t0)
-            s.apply_action(a)
+            try:
+                s.apply_action(a)
+            except BaloutError as e:
+                bot = team_bots[team]
+                raise BotError(f"bot {getattr(bot, 'name', type(bot).__name__)} (seat {s.to_act}, hand "
+                               f"{len(scores) + 1} of the match with seed {seed}) chose an illegal action: "
+                               f"{e}") from None
         m.add_hand(s)
         scores.append(tuple(s.hand_score) + tuple(s.card_points))
     return m.winner, scores, times
@@ -97,16 +105,25 @@ def _duplicate(args):
     return wins, diffs, t1[0] + t2[1], t1[1] + t2[0], len(s1) + len(s2), cards
 
 
-def arena(variant: str = "balout", bots: Tuple[str, str] = ("medium", "easy"), matches: int = 10,
+def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), matches: int = 10,
           seed: int = 0, threads: Optional[int] = None, options=None) -> ArenaResult:
-    """Play ``matches`` duplicate matches (2 x matches in all) of bots A vs B."""
+    """Play ``matches`` duplicate matches (2 x matches in all) of bots A vs B.
+
+    A bot is a name (:data:`balout.bots.BOTS`), ``"FILE.py:NAME"`` or
+    ``"module:NAME"`` naming a factory of your own, or the factory itself (a
+    bot class, or a function of the seed; with more than one thread it must
+    be defined at the top level of a module, so that it can be sent to the
+    worker processes); see :func:`balout.bots.make_bot`."""
     variant, opts, _ = resolve(variant, options)
-    if (not isinstance(bots, (tuple, list)) or len(bots) != 2
-            or not all(isinstance(b, str) and b in BOTS for b in bots)):
-        raise OptionError(f"give two bots among {', '.join(BOTS)}, got {bots!r}")
+    if not isinstance(bots, (tuple, list)) or len(bots) != 2:
+        raise OptionError(f"give two bots (among {', '.join(BOTS)}, or your own), got {bots!r}")
     n = _check_int("matches", matches, 1, 1 << 20)
     seed = _check_int("seed", seed, 0, (1 << 63) - 1)
     workers = os.cpu_count() or 1 if threads is None else _check_int("threads", threads, 1, 256)
+    for b in bots:
+        make_bot(b, seed)   # every bot made once here: a bad name or factory fails before any match
+        if workers > 1 and not isinstance(b, str):
+            _check_picklable(b)
     jobs = [(variant, dict(opts), bots[0], bots[1], seed, j) for j in range(n)]
     if workers == 1:
         results = list(map(_duplicate, jobs))
@@ -115,7 +132,19 @@ def arena(variant: str = "balout", bots: Tuple[str, str] = ("medium", "easy"), m
             results = list(pool.map(_duplicate, jobs))
     wins = sum(r[0] for r in results)
     diffs = np.asarray([d for r in results for d in r[1]], np.float64)
-    names = (bots[0], bots[1]) if bots[0] != bots[1] else (bots[0] + "_A", bots[1] + "_B")
+    names = bot_name(bots[0]), bot_name(bots[1])
+    if names[0] == names[1]:
+        names = (names[0] + "_A", names[1] + "_B")
     times = {names[0]: [t for r in results for t in r[2]], names[1]: [t for r in results for t in r[3]]}
     cards = np.asarray([c for r in results for c in r[5]], np.float64)
-    return ArenaResult(variant, tuple(bots), n, wins, diffs, times, sum(r[4] for r in results), cards)
+    labels = tuple(b if isinstance(b, str) else bot_name(b) for b in bots)
+    return ArenaResult(variant, labels, n, wins, diffs, times, sum(r[4] for r in results), cards)
+
+
+def _check_picklable(factory) -> None:
+    try:
+        pickle.dumps(factory)
+    except Exception as e:  # noqa: BLE001 - lambdas, closures, local classes
+        raise OptionError(f"bot factory {bot_name(factory)} cannot be sent to the worker processes "
+                          f"({type(e).__name__}: {e}); define it at the top level of a module, name it as "
+                          "'FILE.py:NAME', or play with threads=1") from None

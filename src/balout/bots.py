@@ -33,18 +33,20 @@ every card; slow early in the hand) and ``ismcts`` (information-set MCTS,
 from __future__ import annotations
 
 import hashlib
+import inspect
 import random as _random
 from typing import Callable, Dict, Optional, Protocol
 
 import numpy as np
 
 from . import _core
+from ._user import is_spec, load, spec_attr
 from .errors import BaloutError, OptionError
 from .search import _check_budget, _check_objective, _check_weight
 from .state import State, _check_int, seed_to_int
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "MonteCarloBot", "PIMCBot", "ISMCTSBot", "CheatBot", "make_bot",
-           "LEVELS", "BOTS"]
+           "bot_name", "LEVELS", "BOTS"]
 
 LEVELS = ("random", "easy", "medium", "hard", "cheat")
 GREEDY = 1
@@ -242,9 +244,56 @@ _FACTORIES: Dict[str, Callable[[int], Bot]] = {
 BOTS = LEVELS + ("pimc", "ismcts")
 
 
-def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by name: the levels random, easy, medium, hard, cheat, or the
-    search players pimc and ismcts."""
-    if not isinstance(name, str) or name not in _FACTORIES:
-        raise OptionError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}")
-    return _FACTORIES[name](seed)
+def make_bot(name, seed: int = 0) -> Bot:
+    """A bot by name: the levels random, easy, medium, hard, cheat, the
+    search players pimc and ismcts, or your own: a factory (a bot class, or
+    any callable; it gets the seed as ``seed=`` if it has such a parameter,
+    else as its one argument if it takes one) or ``"FILE.py:NAME"`` /
+    ``"module:NAME"`` naming one. A bot is any object with an
+    ``act(state) -> action`` method."""
+    if isinstance(name, str) and name in _FACTORIES:
+        return _FACTORIES[name](seed)
+    if is_spec(name):
+        factory = load(name, OptionError, "bot factory")
+    elif callable(name) and not isinstance(name, str):
+        factory = name
+    else:
+        raise OptionError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}, or your own as FILE.py:NAME "
+                          "(NAME a class or function making it from a seed)")
+    label = bot_name(name)
+    if not callable(factory):
+        raise OptionError(f"{label} is a {type(factory).__name__}, not a bot factory (a class or function "
+                          "making a bot from a seed)")
+    try:
+        bot = _call_factory(factory, seed)
+    except Exception as e:  # the user's code: report which factory failed
+        raise OptionError(f"bot factory {label} failed: {type(e).__name__}: {e}") from e
+    if not callable(getattr(bot, "act", None)):
+        raise OptionError(f"bot factory {label} returned a value of type {type(bot).__name__}, not a bot: "
+                          "a bot has an act(state) -> action method")
+    return bot
+
+
+def bot_name(name) -> str:
+    """A short name for a bot given as make_bot takes it."""
+    if is_spec(name):
+        return spec_attr(name)
+    if isinstance(name, str):
+        return name
+    return getattr(name, "__name__", type(name).__name__)
+
+
+def _call_factory(factory, seed):
+    """``factory(seed=seed)`` when it has a ``seed`` parameter (every bot
+    class here has), else ``factory(seed)``, else ``factory()``."""
+    try:
+        sig = inspect.signature(factory)
+    except (TypeError, ValueError):     # no signature to read (a builtin): give it the seed
+        return factory(seed)
+    if "seed" in sig.parameters:
+        return factory(seed=seed)
+    try:
+        sig.bind(seed)
+    except TypeError:                   # no room for a seed
+        return factory()
+    return factory(seed)

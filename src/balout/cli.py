@@ -292,7 +292,9 @@ def build_parser() -> argparse.ArgumentParser:
     ar = sub.add_parser("arena", help="duplicate matches between two bots")
     ar.add_argument("--variant", default="balout", choices=VARIANTS)
     ar.add_argument("--bots", default="medium,easy",
-                    help="A,B among random, easy, medium, hard, cheat, pimc, ismcts")
+                    help="A,B, each among random, easy, medium, hard, cheat, pimc, ismcts, or your own bot "
+                         "as FILE.py:NAME or module:NAME (NAME a bot class, or a function of the seed that "
+                         "returns a bot: an object with an act(state) method)")
     ar.add_argument("--matches", type=_pos_int, default=10, help="duplicate pairs of matches")
     ar.add_argument("--seed", type=_nonneg_int, default=0)
     ar.add_argument("--threads", type=_pos_int, default=None, help="worker processes (default: all cores)")

@@ -47,6 +47,9 @@ class IllegalActionError(BaloutError, ValueError):
         legal = ", ".join(self.legal) if self.legal else "nothing"
         return f"{where}{self.action!r} is illegal ({self.kind}): {self.reason}; legal: {legal}"
 
+    def __reduce__(self):   # picklable (to and from worker processes) with its attributes
+        return IllegalActionError, (self.action, self.legal, self.kind, self.reason, self.seat, self.place)
+
     def at(self, place: str) -> "IllegalActionError":
         """The same error, located at a record place such as 'plays[17]'."""
         return IllegalActionError(self.action, self.legal, self.kind, self.reason, self.seat, place)
@@ -54,6 +57,10 @@ class IllegalActionError(BaloutError, ValueError):
     def to_dict(self) -> dict:
         return {"place": self.place, "action": self.action, "legal": self.legal,
                 "type": self.kind, "reason": self.reason}
+
+
+class BotError(BaloutError):
+    """A bot that chose an action the rules do not allow."""
 
 
 class RecordError(BaloutError, ValueError):
@@ -67,6 +74,9 @@ class RecordError(BaloutError, ValueError):
         self.action = action
         self.legal = list(legal)
         super().__init__(f"{place}: {message}" if place else message)
+
+    def __reduce__(self):
+        return RecordError, (self.reason, self.place, self.kind, self.action, self.legal)
 
     def to_dict(self) -> dict:
         return {"place": self.place, "action": self.action, "legal": self.legal,

@@ -219,6 +219,9 @@ class ReplayError(RecordError):
         self.reason = getattr(error, "reason", str(error))
         Exception.__init__(self, f"record {record_index}: {error}")
 
+    def __reduce__(self):
+        return ReplayError, (self.error, self.record_index, self.outputs)
+
     def to_dict(self) -> dict:
         d = self.error.to_dict() if hasattr(self.error, "to_dict") else {"reason": str(self.error)}
         d["record"] = self.record_index

@@ -20,6 +20,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
+from .._user import load, spec_attr
 from .. import rules as _rules
 from ..errors import OptionError
 from ..simulate import POLICIES, Progress, iter_simulate, _policies
@@ -242,27 +243,9 @@ def _load_catalogue() -> None:
 
 
 def _load_user(spec: str) -> Experiment:
-    import importlib
-    import importlib.util
-    import os
-
-    where, _, attr = spec.rpartition(":")
-    try:
-        if where.endswith(".py") or os.sep in where:
-            if not os.path.exists(where):
-                raise ExperimentError(f"no such file {where!r}")
-            mod_spec = importlib.util.spec_from_file_location("balout_user_experiment", where)
-            module = importlib.util.module_from_spec(mod_spec)
-            mod_spec.loader.exec_module(module)
-        else:
-            module = importlib.import_module(where)
-    except ExperimentError:
-        raise
-    except Exception as e:  # a user's file: report, don't crash
-        raise ExperimentError(f"cannot load {where!r}: {type(e).__name__}: {e}") from e
-    exp = getattr(module, attr, None)
+    exp = load(spec, ExperimentError, "Experiment")
     if not isinstance(exp, Experiment):
-        raise ExperimentError(f"{where!r} has no Experiment named {attr!r}")
+        raise ExperimentError(f"{spec.rpartition(':')[0]!r} has no Experiment named {spec_attr(spec)!r}")
     return exp
 
 
