@@ -77,6 +77,35 @@ def test_bots_never_read_hidden_cards(variant, level):
     assert checked >= 5  # the scrambling really changed hidden hands
 
 
+def _auction_positions(variant, n, seed):
+    rng = random.Random(seed)
+    out, i = [], 0
+    while len(out) < n:
+        s = State(variant, seed=seed * 1000 + i, dealer=rng.randrange(4))
+        i += 1
+        for _ in range(rng.randrange(0, 6)):
+            if s.phase == "auction":
+                s.apply_action(rng.choice(s.legal_actions()))
+        if s.phase == "auction" and len(s.legal_actions()) > 1:
+            out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("level", HONEST)
+def test_bots_decide_the_same_on_every_state_their_seat_cannot_tell_apart(level):
+    """'Never reads a hidden card', exactly: on states resampled for the seat
+    to act (the cards it has not seen redealt, and the deck's order with
+    them) every decision is the same. Until 2026-12-01 the auction's worlds
+    followed the real deck's order of the unseen cards, which changed about
+    one auction decision of `medium` in ten."""
+    few = level in ("hard", "ismcts")
+    for variant in VARIANTS:
+        for s in _auction_positions(variant, 6 if few else 20, 31) + _positions(variant, 6 if few else 12, 32):
+            a = make_bot(level, seed=5).act(s)
+            for k in range(2):
+                assert make_bot(level, seed=5).act(s.resample(s.to_act, k)) == a, (level, s.to_record())
+
+
 def test_the_cheat_does_read_hidden_cards():
     """The ceiling bot sees everything: some scrambled positions change its play."""
     differ = 0
@@ -318,6 +347,14 @@ class Illegal:
         return 99 if state.phase == "play" else state.legal_actions()[0]
 
 
+class Peeker:
+    # reads what it may not: the next seat's hand picks its action
+
+    def act(self, state):
+        legal = state.legal_actions()
+        return legal[state.hand_masks[(state.to_act + 1) % 4] % len(legal)]
+
+
 def first_legal():
     return FirstLegal()
 
@@ -393,13 +430,29 @@ def test_arena_names_a_bot_that_plays_illegally(user_bots, threads):
         arena("balout", ("easy", f"{user_bots}:Illegal"), matches=2, seed=1, threads=threads)
 
 
+def test_arena_sealed_hides_the_cards_and_changes_nothing_for_honest_bots(user_bots):
+    plain = arena("belote", ("medium", "easy"), matches=2, seed=6, threads=1)
+    sealed = arena("belote", ("medium", "easy"), matches=2, seed=6, threads=1, sealed=True)
+    assert sealed.wins == plain.wins and np.array_equal(sealed.deal_diffs, plain.deal_diffs)
+    assert np.array_equal(sealed.card_diffs, plain.card_diffs)
+    peek = [arena("balout", (f"{user_bots}:Peeker", "easy"), matches=3, seed=6, threads=1, sealed=flag)
+            for flag in (False, True)]
+    assert not np.array_equal(peek[0].deal_diffs, peek[1].deal_diffs)
+    with pytest.raises(OptionError, match="cheat plays with every card visible"):
+        arena("balout", ("easy", "cheat"), matches=1, sealed=True)
+    with pytest.raises(OptionError, match="sealed must be True or False"):
+        arena("balout", ("easy", "easy"), matches=1, sealed="yes")
+
+
 def test_arena_cli_with_your_own_bot(user_bots):
-    out = subprocess.run([sys.executable, "-m", "balout", "arena", "--bots", f"{user_bots}:FirstLegal,random",
-                          "--matches", "2", "--seed", "3", "--threads", "1", "--json"],
-                         capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
-    s = json.loads(out.stdout)
-    assert s["bots"] == [f"{user_bots}:FirstLegal", "random"] and s["matches"] == 4
+    runs = [subprocess.run([sys.executable, "-m", "balout", "arena", "--bots", f"{user_bots}:FirstLegal,random",
+                            "--matches", "2", "--seed", "3", "--threads", "1", "--json", *sealed],
+                           capture_output=True, text=True, timeout=300) for sealed in ([], ["--sealed"])]
+    for out in runs:
+        assert out.returncode == 0, out.stderr
+        s = json.loads(out.stdout)
+        assert s["bots"] == [f"{user_bots}:FirstLegal", "random"] and s["matches"] == 4
+    assert json.loads(runs[0].stdout)["points_diff"] == json.loads(runs[1].stdout)["points_diff"]
     out = subprocess.run([sys.executable, "-m", "balout", "arena", "--bots", f"{user_bots}:Illegal,random",
                           "--matches", "1", "--threads", "1"], capture_output=True, text=True, timeout=300)
     assert out.returncode == 2 and "error: bot illegal" in out.stderr and "Traceback" not in out.stderr

@@ -91,6 +91,14 @@ def note_state(s: State) -> None:
     note(f"record={s.to_record()}")
 
 
+def play_some(s: State, data, most: int, label: str = "steps") -> None:
+    """Up to ``most`` actions chosen by hypothesis (fewer if the hand ends)."""
+    for _ in range(data.draw(st.integers(0, most), label=label)):
+        if s.is_terminal():
+            break
+        s.apply_action(pick(data, s.legal_actions()))
+
+
 def play_out(s: State, data, max_steps: int = 200) -> State:
     for _ in range(max_steps):
         if s.is_terminal():
@@ -578,11 +586,7 @@ def test_clone_is_independent(s, data):
 
 
 def _clone_is_independent(s, data):
-    k = data.draw(st.integers(0, 40), label="steps before clone")
-    for _ in range(k):
-        if s.is_terminal():
-            break
-        s.apply_action(pick(data, s.legal_actions()))
+    play_some(s, data, 40, "steps before clone")
     note_state(s)
     snap = observe(s)
     rec = s.to_record()
@@ -615,11 +619,7 @@ def test_record_round_trip(s, data):
 
 
 def _record_round_trip(s, data):
-    k = data.draw(st.integers(0, 60), label="steps")
-    for _ in range(k):
-        if s.is_terminal():
-            break
-        s.apply_action(pick(data, s.legal_actions()))
+    play_some(s, data, 60, "steps")
     note_state(s)
     rec = s.to_record()
     t = State.from_record(rec)
@@ -636,16 +636,28 @@ def _record_round_trip(s, data):
         assert replay([rec]) == [s.summary()]
 
 
+@FAST
+@given(fresh_states(), st.data())
+def test_resample_is_indistinguishable_for_its_seat(s, data):
+    """A resampled state shows its seat exactly what the real one does,
+    holds the same cards in all, and is a hand of its own (its record
+    replays to it)."""
+    play_some(s, data, 60, "steps")
+    note_state(s)
+    seat = data.draw(st.integers(0, 3), label="seat")
+    r = s.resample(seat, data.draw(seeds, label="resample seed"))
+    assert r.view(seat) == s.view(seat)
+    assert r.hand_masks[seat] == s.hand_masks[seat] and sorted(r.deck) == sorted(s.deck)
+    assert r.card_points == s.card_points and r.is_terminal() == s.is_terminal()
+    assert State.from_record(r.to_record()) == r
+
+
 @SLOW
 @given(fresh_states(), st.data())
 def test_pickle_round_trip(s, data):
     """State defines __reduce__, so a pickled state must come back equal."""
     import pickle
-    k = data.draw(st.integers(0, 40), label="steps")
-    for _ in range(k):
-        if s.is_terminal():
-            break
-        s.apply_action(pick(data, s.legal_actions()))
+    play_some(s, data, 40, "steps")
     note_state(s)
     t = pickle.loads(pickle.dumps(s))
     assert t == s and t.summary() == s.summary()

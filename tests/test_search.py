@@ -687,6 +687,101 @@ def test_declaring_by_choice_shows_only_the_declared():
             assert any(int(r[3]) >> int(Card("TC")) & 1 for r in rows)
 
 
+def _random_positions(rng, count):
+    """Positions of every variant (declarations by choice too), from the
+    first bid to the end of the hand."""
+    configs = [("balout", None), ("belote", None), ("baloot", None), ("baloot", {"declarations": "choice"}),
+               ("belote", {"declarations": "choice"})]
+    out = []
+    while len(out) < count:
+        variant, options = rng.choice(configs)
+        s = State(variant, seed=rng.randrange(1 << 30), options=options, dealer=rng.randrange(4))
+        stop = rng.randrange(0, 45)
+        while not s.is_terminal() and len(s.action_history) < stop:
+            s.apply_action(rng.choice(s.legal_actions()))
+        out.append(s)
+    return out
+
+
+def test_resample_shows_the_seat_what_it_saw_and_nothing_of_the_real_deal():
+    rng = random.Random(2)
+    changed = moved = 0
+    for s in _random_positions(rng, 400):
+        seat = rng.randrange(4)
+        r = s.resample(seat, rng.randrange(1 << 64))
+        assert isinstance(r, State) and r.view(seat) == s.view(seat), (s.to_record(), seat)
+        assert r.action_history == s.action_history
+        if seat == s.to_act:
+            assert r.legal_actions() == s.legal_actions()
+        assert State.from_record(r.to_record()) == r         # its own deck deals it
+        assert r.deck[20] == s.deck[20]                      # the offer stays where it was
+        mine = s.hand_masks[seat] | played_by(s)[seat]
+        for i, c in enumerate(s.deck):                       # and so do the seat's cards
+            if mine >> int(Card(c)) & 1 and s.bidder >= 0:
+                assert r.deck[i] == c
+        changed += r.hand_masks != s.hand_masks
+        moved += r.deck != s.deck
+    assert changed > 250 and moved > 350
+    s = State("belote", seed=3)
+    assert s.resample(1, 5) == s.resample(1, 5) and s.resample(1, 5) != s.resample(1, 6)
+    for bad in (-1, 4, "1", None):
+        with pytest.raises(OptionError, match="seat"):
+            s.resample(bad, 1)
+    with pytest.raises(OptionError, match="seed"):
+        s.resample(1, -5)
+
+
+def test_resample_is_uniform_over_the_deals_consistent_with_the_history():
+    """The hidden hands of resampled states, counted against the deals that
+    replay the public history (enumerated by brute force): chi-square."""
+    tested = 0
+    for variant, kind in CONTRACTS:
+        for st in positions(variant, 6, 8, 11, kind=kind, seed0=6100):
+            seat = st.to_act
+            info = information_set(st, seat)
+            if len(info.unseen) > 9:
+                continue
+            deals = [d for d in enumerate_infoset(info) if replay_consistent(st, seat, d)]
+            if not 2 <= len(deals) <= 60:
+                continue
+            index = {d: i for i, d in enumerate(deals)}
+            n = 60 * len(deals)
+            counts = np.zeros(len(deals))
+            for k in range(n):
+                counts[index[tuple(st.resample(seat, k).hand_masks)]] += 1
+            stat = float(((counts - n / len(deals)) ** 2 / (n / len(deals))).sum())
+            assert chi2_sf(stat, len(deals) - 1) > 1e-4, (st.to_record(), seat, stat)
+            tested += 1
+    assert tested >= 8
+
+
+def test_resample_with_declarations_by_choice_keeps_who_decides():
+    """Seat 3 alone holds a declaration, so it alone is asked whether to
+    declare: every state resampled for seat 1 gives seat 3 one too (the
+    sampler's information set does not know this; the replay does)."""
+    s = play(deal(DECL_HANDS, declarations="choice"), "AS")
+    assert s.phase == "declare" and s.to_act == 3
+    rules = resolve("balout", {"declarations": "choice"})[2]
+    for k in range(40):
+        r = s.resample(1, k)
+        assert r.phase == "declare" and r.to_act == 3 and r.view(1) == s.view(1)
+        assert _core.declarations_of(r.hand_masks[3] | played_by(r)[3], rules, r.kind_id, r.trump_id)[0] > 0
+
+
+def test_worlds_are_states_of_their_own():
+    """Sampler.worlds: the hands of Sampler.hands, each dealt from a deck of
+    its own: records that replay, nothing of the real deck."""
+    for variant in VARIANTS:
+        for s in positions(variant, 3, 6, 28, seed0=70):
+            seat = (s.to_act + 1) % 4
+            worlds = Sampler(s, seat).worlds(20, seed=4)
+            rows = Sampler(s, seat).hands(20, seed=4)
+            assert [tuple(w.hand_masks) for w in worlds] == [tuple(int(x) for x in r) for r in rows]
+            for w in worlds:
+                assert w.view(seat) == s.view(seat) and State.from_record(w.to_record()) == w
+            assert sum(w.deck != s.deck for w in worlds) >= 19
+
+
 def test_chi_square_catches_a_biased_sampler():
     """The uniformity check can fail: drop one deal's share onto another."""
     s = positions("balout", 1, 10, 10, seed0=41)[0]

@@ -176,6 +176,8 @@ cdef extern from "search.h" nogil:
     int solver_bruteforce(const Hand *h)
     int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, double bid_weight,
                              double play_weight, Hand *out)
+    int deal_world(const Hand *h, int seat, const uint32_t hands[4], Rng *g, Hand *out)
+    int resample(const Hand *h, int seat, const Sampler *sp, Rng *g, Hand *out)
     uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int policy, Rng *g,
                               double bid_weight, double play_weight, double means[50], int64_t *done)
     int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double bid_weight, double play_weight,

@@ -552,6 +552,45 @@ cdef class WorldSampler:
                 o[i, 3] = hands[3]
         return out
 
+    def resample(self, uint64_t seed):
+        """A copy of the state that the seat cannot tell from it (see
+        resample in search.h); BaloutError if none was found."""
+        cdef Rng g
+        rng_seed(&g, seed)
+        return self._resample(&g)
+
+    cdef HandState _resample(self, Rng *g):
+        cdef HandState c = self.base.clone()
+        cdef int ok
+        with nogil:
+            ok = resample(&self.base.h, self.seat, self.sp, g, &c.h)
+        if not ok:
+            from balout.errors import BaloutError
+            raise BaloutError(f"no hand that seat {self.seat} cannot tell from this one replays its history")
+        return c
+
+    def worlds(self, Py_ssize_t n, uint64_t seed, double bid_weight=1.0, double play_weight=1.0):
+        """n states, each the hand with the hidden cards of one drawn world
+        (see draw), dealt from a deck of its own (see deal_world in
+        search.h); a world whose replay does not show what the real hand
+        shows is replaced by a uniform one (resample)."""
+        rows = self.draw(n, seed, bid_weight, play_weight)
+        cdef uint32_t[:, ::1] r = rows
+        cdef uint32_t hands[4]
+        cdef HandState c
+        cdef Rng g
+        cdef Py_ssize_t i
+        cdef int ok
+        rng_seed(&g, seed ^ 0x9E3779B97F4A7C15)
+        out = []
+        for i in range(n):
+            hands[0], hands[1], hands[2], hands[3] = r[i, 0], r[i, 1], r[i, 2], r[i, 3]
+            c = self.base.clone()
+            with nogil:
+                ok = deal_world(&self.base.h, self.seat, hands, &g, &c.h)
+            out.append(c if ok else self._resample(&g))
+        return out
+
 
 cdef class DoubleDummy:
     """Exact double-dummy solver (all cards visible) of the play of a hand.

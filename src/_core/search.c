@@ -1517,6 +1517,23 @@ int solver_bruteforce(const Hand *h)
 
 /* ------------------------------------------------ Monte Carlo evaluation */
 
+/* a random order of the cards of m into `places` (as many) of the deck */
+static void deal_into(uint8_t deck[NCARDS], const int8_t *places, uint32_t m, Rng *g)
+{
+    uint8_t cards[NCARDS];
+    int n = 0;
+    for (; m; m &= m - 1)
+        cards[n++] = (uint8_t)__builtin_ctz(m);
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)rng_below(g, (uint32_t)i + 1);
+        uint8_t c = cards[i];
+        cards[i] = cards[j];
+        cards[j] = c;
+    }
+    for (int i = 0; i < n; i++)
+        deck[places[i]] = cards[i];
+}
+
 int determinize(const Hand *h, int seat, const Sampler *sp, Rng *g, Hand *out)
 {
     if (h->bidder >= 0) {
@@ -1525,29 +1542,97 @@ int determinize(const Hand *h, int seat, const Sampler *sp, Rng *g, Hand *out)
         sampler_world(sp, g, h, out);
         return 1;
     }
-    /* auction: the seat knows its five cards and the offer (deck[20]) */
+    /* auction: the seat knows its five cards and the offer (deck[20]); the
+       unseen cards are taken in card order, not in the deck's, so that the
+       world does not depend on where the hidden cards really lie */
     uint32_t mine = h->hand[seat] | BIT(h->offer);
     uint8_t deck[NCARDS];
-    int pos[NCARDS], n = 0;
-    uint8_t cards[NCARDS];
+    int8_t places[NCARDS];
+    int n = 0;
     memcpy(deck, h->deck, NCARDS);
     for (int i = 0; i < NCARDS; i++)
-        if (!(mine & BIT(deck[i]))) {
-            pos[n] = i;
-            cards[n++] = deck[i];
-        }
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)rng_below(g, (uint32_t)i + 1);
-        uint8_t t = cards[i];
-        cards[i] = cards[j];
-        cards[j] = t;
-    }
-    for (int i = 0; i < n; i++)
-        deck[pos[i]] = cards[i];
+        if (!(mine & BIT(deck[i])))
+            places[n++] = (int8_t)i;
+    deal_into(deck, places, ~mine, g);
     hand_new(out, &h->rules, deck, h->dealer, h->match_before[0], h->match_before[1], h->pot_before);
     for (int i = 0; i < h->nactions; i++)
         hand_step(out, h->actions[i]);
     return 1;
+}
+
+/* the belote holder as `seat` sees it: itself, or a holder who has played
+   the king or queen of trump (announcing it), else -1 */
+static int public_belote(const Hand *h, int seat)
+{
+    int b = h->belote_seat;
+    if (b < 0 || b == seat || h->trump < 0)
+        return b == seat ? b : -1;
+    uint32_t kq = BIT(h->trump * 8 + RK) | BIT(h->trump * 8 + RQ);
+    return (h->played_by[b] & kq) ? b : -1;
+}
+
+/* w shows `seat` what h shows it (the actions aside, replayed alike) */
+static int shows_alike(const Hand *h, const Hand *w, int seat)
+{
+    if (h->phase != w->phase || h->to_act != w->to_act || public_belote(h, seat) != public_belote(w, seat))
+        return 0;   /* (with declarations by choice, whether a seat is asked to decide shows it has one) */
+    if (h->ntricks < 1)
+        return 1;
+    if (h->declared != w->declared || h->decl_team != w->decl_team || h->decl_value != w->decl_value)
+        return 0;
+    for (int s = 0; s < 4; s++)
+        if ((h->declared >> s & 1) && h->seat_decl_cards[s] != w->seat_decl_cards[s])
+            return 0;
+    return 1;
+}
+
+int deal_world(const Hand *h, int seat, const uint32_t hands[NSEATS], Rng *g, Hand *out)
+{
+    /* each seat's places in the deck (the offer's aside), the stock's last */
+    int8_t places[NSEATS + 1][NCARDS];
+    int n[NSEATS + 1] = {0, 0, 0, 0, 0};
+    uint32_t held[NSEATS + 1], all = 0;
+    int complete = h->bidder >= 0;
+    for (int s = 0; s < 4; s++) {
+        held[s] = (complete ? h->dealt[s] : h->hand[s]) & ~BIT(h->offer);
+        all |= hands[s] | h->played_by[s];
+    }
+    held[NSEATS] = ~(held[0] | held[1] | held[2] | held[3] | BIT(h->offer));
+    for (int p = 0; p < NCARDS; p++)
+        for (int s = 0; s <= NSEATS; s++)
+            if (p != 20 && (held[s] & BIT(h->deck[p])))
+                places[s][n[s]++] = (int8_t)p;
+    uint8_t deck[NCARDS];
+    memcpy(deck, h->deck, NCARDS);
+    for (int s = 0; s < 4; s++)
+        if (s != seat) {
+            uint32_t m = (hands[s] | h->played_by[s]) & ~BIT(h->offer);
+            if (__builtin_popcount(m) != n[s])
+                return 0;
+            deal_into(deck, places[s], m, g);
+        }
+    uint32_t stock = ~(all | BIT(h->offer));
+    if (__builtin_popcount(stock) != n[NSEATS])
+        return 0;
+    deal_into(deck, places[NSEATS], stock, g);
+    hand_new(out, &h->rules, deck, h->dealer, h->match_before[0], h->match_before[1], h->pot_before);
+    int i = 0;
+    while (i < h->nactions && hand_apply(out, h->actions[i]) == OK)
+        i++;
+    return i == h->nactions && shows_alike(h, out, seat);
+}
+
+int resample(const Hand *h, int seat, const Sampler *sp, Rng *g, Hand *out)
+{
+    if (!sp || sp->total <= 0)
+        return 0;
+    for (int t = 0; t < RESAMPLE_TRIES; t++) {
+        uint32_t hands[NSEATS];
+        sampler_draw(sp, g, hands);
+        if (deal_world(h, seat, hands, g, out))
+            return 1;
+    }
+    return 0;
 }
 
 /* ---------------------------------------------------- auction inference */

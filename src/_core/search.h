@@ -119,6 +119,23 @@ int solver_bruteforce(const Hand *h);
  * auction; otherwise it is a Sampler prepared for seat. */
 int determinize(const Hand *h, int seat, const Sampler *sp, Rng *g, Hand *out);
 
+/* h with `hands` as its hidden hands, as a hand of its own: dealt from a
+ * deck that keeps `seat`'s cards and the offer at their places and puts
+ * each other seat's cards (and, in the auction, the stock's) in random order
+ * among their places, every action replayed. Returns 0 (out undefined) if
+ * the replay refuses an action or shows `seat` something h does not
+ * (declarations after the first trick, an announced belote). Unlike a world
+ * of the search, nothing in it (its deck, its record) tells the real deal. */
+int deal_world(const Hand *h, int seat, const uint32_t hands[NSEATS], Rng *g, Hand *out);
+
+/* A hand that `seat` cannot tell from h, drawn uniformly among those it may
+ * be (OpenSpiel's resampling from an information state): the sampler's
+ * hidden hands through deal_world, drawn again until one replays, so the
+ * result is exact even where the sampler's information set is coarser.
+ * Returns 0 if RESAMPLE_TRIES draws found none. */
+#define RESAMPLE_TRIES 4096
+int resample(const Hand *h, int seat, const Sampler *sp, Rng *g, Hand *out);
+
 /* Inference from the auction and the play. A world's weight is multiplied
  * by bid_weight (0..1) for every bid of another seat that the model of the
  * players, the greedy policy, would not have made with that world's cards,

@@ -59,9 +59,10 @@ class ArenaResult:
         return out
 
 
-def play_match(variant: str, options, team_bots, seed: int, max_hands: int = 1000):
+def play_match(variant: str, options, team_bots, seed: int, max_hands: int = 1000, sealed: bool = False):
     """One match; returns (winner, per-hand team scores, decision times per team).
-    A bot's illegal action raises :class:`BotError` naming the bot."""
+    A bot's illegal action raises :class:`BotError` naming the bot. ``sealed``:
+    each bot acts on the state resampled for its seat (:meth:`State.resample`)."""
     m = Match(variant, options=options, seed=seed)
     scores: List[Tuple[int, int]] = []
     times: Tuple[List[float], List[float]] = ([], [])
@@ -69,8 +70,9 @@ def play_match(variant: str, options, team_bots, seed: int, max_hands: int = 100
         s = m.new_hand()
         while not s.is_terminal():
             team = s.to_act & 1
+            seen = s.resample(s.to_act, _sealing_seed(seed, len(scores), len(s.action_history))) if sealed else s
             t0 = time.perf_counter()
-            a = team_bots[team].act(s)
+            a = team_bots[team].act(seen)
             times[team].append(time.perf_counter() - t0)
             try:
                 s.apply_action(a)
@@ -84,12 +86,16 @@ def play_match(variant: str, options, team_bots, seed: int, max_hands: int = 100
     return m.winner, scores, times
 
 
+def _sealing_seed(match_seed: int, hand: int, step: int) -> int:
+    return (match_seed * 0x9E3779B97F4A7C15 + hand * 4099 + step) & 0xFFFFFFFFFFFFFFFF
+
+
 def _duplicate(args):
-    variant, options, a_name, b_name, seed, j = args
+    variant, options, a_name, b_name, seed, j, sealed = args
     a, b = make_bot(a_name, seed + 2 * j), make_bot(b_name, seed + 2 * j + 1)
     match_seed = (seed * 1_000_003 + j) & 0xFFFFFFFFFFFFFFFF
-    w1, s1, t1 = play_match(variant, options, (a, b), match_seed)   # A is team 0
-    w2, s2, t2 = play_match(variant, options, (b, a), match_seed)   # A is team 1
+    w1, s1, t1 = play_match(variant, options, (a, b), match_seed, sealed=sealed)   # A is team 0
+    w2, s2, t2 = play_match(variant, options, (b, a), match_seed, sealed=sealed)   # A is team 1
     wins = (w1 == 0) + (w2 == 1)
     diffs, cards = [], []
     for k in range(max(len(s1), len(s2))):
@@ -106,25 +112,35 @@ def _duplicate(args):
 
 
 def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), matches: int = 10,
-          seed: int = 0, threads: Optional[int] = None, options=None) -> ArenaResult:
+          seed: int = 0, threads: Optional[int] = None, options=None, sealed: bool = False) -> ArenaResult:
     """Play ``matches`` duplicate matches (2 x matches in all) of bots A vs B.
 
     A bot is a name (:data:`balout.bots.BOTS`), ``"FILE.py:NAME"`` or
     ``"module:NAME"`` naming a factory of your own, or the factory itself (a
     bot class, or a function of the seed; with more than one thread it must
     be defined at the top level of a module, so that it can be sent to the
-    worker processes); see :func:`balout.bots.make_bot`."""
+    worker processes); see :func:`balout.bots.make_bot`.
+
+    ``sealed``: every decision is asked of the state resampled for the seat
+    to act (:meth:`balout.State.resample`: the cards it has not seen redealt
+    at random, consistently with all it has seen), so that no bot can read a
+    hidden card; balout's own bots decide the same either way (``cheat``,
+    which reads them, is refused)."""
     variant, opts, _ = resolve(variant, options)
     if not isinstance(bots, (tuple, list)) or len(bots) != 2:
         raise OptionError(f"give two bots (among {', '.join(BOTS)}, or your own), got {bots!r}")
     n = _check_int("matches", matches, 1, 1 << 20)
     seed = _check_int("seed", seed, 0, (1 << 63) - 1)
     workers = os.cpu_count() or 1 if threads is None else _check_int("threads", threads, 1, 256)
+    if not isinstance(sealed, bool):
+        raise OptionError(f"sealed must be True or False, not {sealed!r}")
     for b in bots:
         make_bot(b, seed)   # every bot made once here: a bad name or factory fails before any match
+        if sealed and b == "cheat":
+            raise OptionError("cheat plays with every card visible: it cannot play sealed")
         if workers > 1 and not isinstance(b, str):
             _check_picklable(b)
-    jobs = [(variant, dict(opts), bots[0], bots[1], seed, j) for j in range(n)]
+    jobs = [(variant, dict(opts), bots[0], bots[1], seed, j, sealed) for j in range(n)]
     if workers == 1:
         results = list(map(_duplicate, jobs))
     else:

@@ -5,7 +5,8 @@ A bot may only use what the seat to act is allowed to know: its own hand,
 the offer, the public history and what the rules reveal (the information
 set of :mod:`balout.search`). Every bot below reads the state through the
 native information set and sampler, never the hidden hands; the tests check
-this by scrambling the hidden hands.
+this by redealing the hidden cards (:meth:`State.resample`): every decision
+stays the same. ``arena(..., sealed=True)`` holds bots of your own to it.
 
 Levels (budgets per decision on one core of the reference machine):
 

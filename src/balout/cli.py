@@ -198,7 +198,8 @@ def cmd_arena(args) -> int:
 
     options = args.options
     bots = tuple(b.strip() for b in args.bots.split(","))
-    res = arena(args.variant, bots, args.matches, seed=args.seed, threads=args.threads, options=options)
+    res = arena(args.variant, bots, args.matches, seed=args.seed, threads=args.threads, options=options,
+                sealed=args.sealed)
     s = res.summary()
     if args.json:
         print(json.dumps(s))
@@ -299,6 +300,9 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--seed", type=_nonneg_int, default=0)
     ar.add_argument("--threads", type=_pos_int, default=None, help="worker processes (default: all cores)")
     ar.add_argument("--options", type=_json_options, default=None, help="rule options as JSON")
+    ar.add_argument("--sealed", action="store_true",
+                    help="each bot acts on a state with the cards its seat has not seen redealt (no bot can "
+                         "read a hidden card; balout's own bots decide the same either way)")
     ar.add_argument("--json", action="store_true")
     ar.set_defaults(func=cmd_arena)
     m = sub.add_parser("simulate", help="simulate many independent hands natively")

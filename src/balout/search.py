@@ -112,8 +112,15 @@ class Sampler:
                                  _check_weight(play_weight, "play_weight"))
 
     def worlds(self, n: int, seed: int, bid_weight: float = 1.0, play_weight: float = 1.0) -> List[State]:
-        """``n`` copies of the state with the hidden hands dealt at random."""
-        return [self.state.with_hands(row) for row in self.hands(n, seed, bid_weight, play_weight)]
+        """``n`` states, each the hand with the hidden cards of one world of
+        :meth:`hands` (the same arguments), dealt from a deck of its own and
+        every action replayed: a world's deck and record tell nothing of the
+        real deal. A world whose replay would show the seat something the
+        real hand does not (only where the information set is coarser than
+        the rules, see :meth:`State.resample`) is replaced by a uniform one."""
+        n = _check_int("n", n, 0, 1 << 30)
+        return self._native.worlds(n, seed_to_int(seed), _check_weight(bid_weight),
+                                   _check_weight(play_weight, "play_weight"))
 
 
 def _check_weight(w, name: str = "bid_weight") -> float:

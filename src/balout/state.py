@@ -292,6 +292,18 @@ class State(HandState):
 
     # ------------------------------------------------------------ views
 
+    def resample(self, seat: int, seed=None) -> "State":
+        """A state that ``seat`` cannot tell from this one, drawn uniformly
+        among all it could be (OpenSpiel's ``resample_from_infostate``): the
+        cards the seat has not seen are redealt consistently with all it has
+        seen (its hand, the offer, the public history and what the rules
+        reveal), from a deck that deals them, and every action is replayed.
+        Nothing in it (hands, deck, record) tells the real deal; ``seed``: an
+        integer from 0 to 2**64-1, or None for fresh entropy."""
+        from ._core import WorldSampler
+
+        return WorldSampler(self, _check_int("seat", seat, 0, 3)).resample(seed_to_int(seed))
+
     def view(self, seat: int) -> View:
         """The information ``seat`` may see: its hand, the offer, the public history."""
         seat = _check_int("seat", seat, 0, 3)
