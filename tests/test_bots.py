@@ -355,6 +355,14 @@ class Peeker:
         return legal[state.hand_masks[(state.to_act + 1) % 4] % len(legal)]
 
 
+class Meddler(FirstLegal):
+    # plays its choice on the state it was given before returning it
+    def act(self, state):
+        a = state.legal_actions()[0]
+        state.apply_action(a)
+        return a
+
+
 def first_legal():
     return FirstLegal()
 
@@ -421,6 +429,9 @@ def test_arena_plays_your_own_bot(user_bots):
     assert arena("balout", (lambda seed: FirstLegal(seed), "easy"), matches=1, threads=1).matches == 1
     with pytest.raises(OptionError, match="give two bots"):
         arena("balout", (FirstLegal,), matches=1)
+    # a bot that plays on the state it is given plays on a copy
+    meddler = arena("belote", (f"{user_bots}:Meddler", "easy"), matches=3, seed=4, threads=1)
+    assert meddler.wins == one.wins and np.array_equal(meddler.deal_diffs, one.deal_diffs)
 
 
 @pytest.mark.parametrize("threads", [1, 2])

@@ -70,7 +70,9 @@ def play_match(variant: str, options, team_bots, seed: int, max_hands: int = 100
         s = m.new_hand()
         while not s.is_terminal():
             team = s.to_act & 1
-            seen = s.resample(s.to_act, _sealing_seed(seed, len(scores), len(s.action_history))) if sealed else s
+            # a copy: a bot that looks ahead on its state cannot change the match's
+            seen = s.resample(s.to_act, _sealing_seed(seed, len(scores), len(s.action_history))) if sealed \
+                else s.clone()
             t0 = time.perf_counter()
             a = team_bots[team].act(seen)
             times[team].append(time.perf_counter() - t0)
