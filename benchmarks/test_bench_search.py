@@ -163,13 +163,30 @@ def test_sampler_weighted_by_the_play(benchmark, rate, full, say, variant):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_sampler_worlds_as_states(benchmark, rate, full, mid_hand_states, variant):
-    """Sampler.worlds(n): the same, as State objects (with_hands per world)."""
+    """Sampler.worlds(n): the same, as State objects (each world dealt from a
+    deck of its own and its actions replayed)."""
     s = mid_hand_states[variant]
     sp = Sampler(s, s.to_act)
     n = 20_000 if full else 200
     out = benchmark.pedantic(sp.worlds, args=(n, 7), rounds=3 if full else 1, iterations=1)
     assert len(out) == n
     rate(benchmark, f"sampler_worlds_as_states[{variant}]", n, "world")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_state_resample(benchmark, rate, full, mid_hand_states, variant):
+    """State.resample(seat, seed), one state at a time as the arena's sealed
+    mode asks for it at every decision (the information set and its exact
+    counting built anew each call, a deal, its replay)."""
+    s = mid_hand_states[variant]
+    n = 20_000 if full else 200
+
+    def run():
+        for k in range(n):
+            s.resample(s.to_act, k)
+
+    benchmark.pedantic(run, rounds=3 if full else 1, iterations=1)
+    rate(benchmark, f"state_resample[{variant}]", n, "state")
 
 
 # ------------------------------------------------------- double-dummy solver
