@@ -304,6 +304,14 @@ def test_arena_summary_and_duplicate_pairs():
     assert again.wins == res.wins and np.array_equal(again.deal_diffs, res.deal_diffs)
 
 
+def test_arena_progress_bar(capsys):
+    arena("belote", ("easy", "random"), matches=3, seed=1, threads=1, progress=True)
+    err = capsys.readouterr().err
+    assert "100.0% 3/3 duplicate pairs" in err and err.endswith("\n")
+    arena("belote", ("easy", "random"), matches=3, seed=1, threads=1, progress=False)
+    assert capsys.readouterr().err == ""
+
+
 def test_arena_identical_bots_are_even_on_each_deal():
     """The same deterministic bot on both sides: each deal's two plays cancel."""
     res = arena("balout", ("easy", "easy"), matches=3, seed=2, threads=1)

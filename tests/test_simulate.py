@@ -1050,3 +1050,19 @@ def test_wilson_interval_contains_the_rate_at_the_extremes(n):
     assert hi == 1.0 and 0.0 < lo < 1.0
     lo, hi = wilson(n / 2, n)
     assert lo < 0.5 < hi
+
+
+def test_progress_bar_shows_rate_and_time_left():
+    import io
+
+    from balout.simulate import Progress, _duration
+
+    out = io.StringIO()
+    bar = Progress(10, "pairs", stream=out)
+    bar.start -= 8.0                      # 2 of 10 after 8 s: 0.25 a second, 32 s to go
+    bar.update(2, force=True)
+    assert "20.0% 2/10 pairs 0.25 pairs/s eta 32s" in out.getvalue()
+    bar.update(10, force=True)
+    bar.close()
+    assert "100.0% 10/10 pairs" in out.getvalue() and "eta" not in out.getvalue().split("\r")[-1]
+    assert [_duration(x) for x in (0.2, 42, 185, 3725)] == ["0s", "42s", "3m05s", "1h02m"]

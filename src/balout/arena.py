@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import os
 import pickle
+import sys
 import time
+from contextlib import nullcontext
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
@@ -22,7 +24,7 @@ from .bots import BOTS, bot_name, make_bot
 from .errors import BaloutError, BotError, OptionError
 from .match import Match
 from .rules import resolve
-from .simulate import mean_ci, wilson
+from .simulate import Progress, mean_ci, wilson
 from .state import _check_int
 
 __all__ = ["arena", "ArenaResult", "play_match"]
@@ -114,7 +116,8 @@ def _duplicate(args):
 
 
 def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), matches: int = 10,
-          seed: int = 0, threads: Optional[int] = None, options=None, sealed: bool = False) -> ArenaResult:
+          seed: int = 0, threads: Optional[int] = None, options=None, sealed: bool = False,
+          progress: Optional[bool] = None) -> ArenaResult:
     """Play ``matches`` duplicate matches (2 x matches in all) of bots A vs B.
 
     A bot is a name (:data:`balout.bots.BOTS`), ``"FILE.py:NAME"`` or
@@ -127,7 +130,8 @@ def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), m
     to act (:meth:`balout.State.resample`: the cards it has not seen redealt
     at random, consistently with all it has seen), so that no bot can read a
     hidden card; balout's own bots decide the same either way (``cheat``,
-    which reads them, is refused)."""
+    which reads them, is refused). ``progress``: a progress bar on stderr
+    (default: when stderr is a terminal)."""
     variant, opts, _ = resolve(variant, options)
     if not isinstance(bots, (tuple, list)) or len(bots) != 2:
         raise OptionError(f"give two bots (among {', '.join(BOTS)}, or your own), got {bots!r}")
@@ -143,11 +147,18 @@ def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), m
         if workers > 1 and not isinstance(b, str):
             _check_picklable(b)
     jobs = [(variant, dict(opts), bots[0], bots[1], seed, j, sealed) for j in range(n)]
-    if workers == 1:
-        results = list(map(_duplicate, jobs))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(_duplicate, jobs))
+    show = progress if progress is not None else sys.stderr.isatty()
+    bar = Progress(n, "duplicate pairs") if show else None
+    results = []
+    try:
+        with ProcessPoolExecutor(max_workers=workers) if workers > 1 else nullcontext() as pool:
+            for r in (pool.map(_duplicate, jobs) if pool is not None else map(_duplicate, jobs)):
+                results.append(r)
+                if bar is not None:
+                    bar.update(len(results))
+    finally:
+        if bar is not None:
+            bar.close()
     wins = sum(r[0] for r in results)
     diffs = np.asarray([d for r in results for d in r[1]], np.float64)
     names = bot_name(bots[0]), bot_name(bots[1])

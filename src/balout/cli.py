@@ -199,7 +199,7 @@ def cmd_arena(args) -> int:
     options = args.options
     bots = tuple(b.strip() for b in args.bots.split(","))
     res = arena(args.variant, bots, args.matches, seed=args.seed, threads=args.threads, options=options,
-                sealed=args.sealed)
+                sealed=args.sealed, progress=args.progress)
     s = res.summary()
     if args.json:
         print(json.dumps(s))
@@ -304,6 +304,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="each bot acts on a state with the cards its seat has not seen redealt (no bot can "
                          "read a hidden card; balout's own bots decide the same either way)")
     ar.add_argument("--json", action="store_true")
+    ar.add_argument("--progress", dest="progress", action="store_true", default=None,
+                    help="always show the progress bar (default: on a terminal)")
+    ar.add_argument("--no-progress", dest="progress", action="store_false")
     ar.set_defaults(func=cmd_arena)
     m = sub.add_parser("simulate", help="simulate many independent hands natively")
     m.add_argument("--variant", default="balout", choices=VARIANTS)

@@ -138,14 +138,24 @@ class Progress:
         rate = done / max(now - self.start, 1e-9)
         frac = done / self.total if self.total else 1.0
         bar = "#" * int(30 * frac)
+        speed = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
+        left = f" eta {_duration((self.total - done) / rate)}" if 0 < done < self.total else ""
         self.stream.write(f"\r[{bar:<30}] {100 * frac:5.1f}% {done:,}/{self.total:,} {self.unit} "
-                          f"{rate:,.0f} {self.unit}/s")
+                          f"{speed} {self.unit}/s{left}   ")
         self.stream.flush()
 
     def close(self) -> None:
         self.update(self.done, force=True)
         self.stream.write("\n")
         self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    """1h02m, 3m05s or 42s."""
+    s = int(seconds + 0.5)
+    if s >= 3600:
+        return f"{s // 3600}h{s % 3600 // 60:02d}m"
+    return f"{s // 60}m{s % 60:02d}s" if s >= 60 else f"{s}s"
 
 
 # ------------------------------------------------------------------ statistics
