@@ -7,6 +7,7 @@ import sys
 import numpy as np
 import pytest
 
+import balout
 from balout import BaloutError, BotError, OptionError, State, _core
 from balout.arena import arena, play_match
 from balout.bots import BOTS, LEVELS, ISMCTSBot, MonteCarloBot, PIMCBot, make_bot
@@ -299,6 +300,8 @@ def test_arena_summary_and_duplicate_pairs():
     lo, hi = s["card_points_diff_ci95"]
     assert lo <= s["card_points_diff"] <= hi and -162 <= s["card_points_diff"] <= 162
     assert s["easy_ms_median"] is not None and s["random_ms_p95"] is not None
+    assert s["seed"] == 1 and s["sealed"] is False and s["options"] == balout.defaults("belote")
+    json.dumps(s)
     # duplicate: the same seed replays the same matches
     again = arena("belote", ("easy", "random"), matches=3, seed=1, threads=1)
     assert again.wins == res.wins and np.array_equal(again.deal_diffs, res.deal_diffs)

@@ -40,13 +40,17 @@ class ArenaResult:
     times: Dict[str, List[float]]  # seconds per decision, per bot
     hands: int
     card_diffs: Optional[np.ndarray] = None  # per deal: A minus B card points, averaged
+    seed: Optional[int] = None
+    sealed: bool = False
+    options: Optional[dict] = None           # the rule options, defaults filled in
 
     def summary(self) -> dict:
         n = 2 * self.matches
         lo, hi = wilson(self.wins, n)
         d = self.deal_diffs.astype(np.float64)
         m, ci = mean_ci(float(d.sum()), float((d * d).sum()), len(d))
-        out = {"variant": self.variant, "bots": list(self.bots), "matches": n, "hands": self.hands,
+        out = {"variant": self.variant, "bots": list(self.bots), "seed": self.seed, "sealed": self.sealed,
+               "options": self.options, "matches": n, "hands": self.hands,
                "win_rate": self.wins / n if n else None, "win_rate_ci95": [lo, hi],
                "points_diff": m, "points_diff_ci95": list(ci), "deals": len(d)}
         if self.card_diffs is not None and len(self.card_diffs):
@@ -167,7 +171,8 @@ def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), m
     times = {names[0]: [t for r in results for t in r[2]], names[1]: [t for r in results for t in r[3]]}
     cards = np.asarray([c for r in results for c in r[5]], np.float64)
     labels = tuple(b if isinstance(b, str) else bot_name(b) for b in bots)
-    return ArenaResult(variant, labels, n, wins, diffs, times, sum(r[4] for r in results), cards)
+    return ArenaResult(variant, labels, n, wins, diffs, times, sum(r[4] for r in results), cards, seed, sealed,
+                       dict(opts))
 
 
 def _check_picklable(factory) -> None:
