@@ -28,3 +28,16 @@ def test_readme_shows_the_two_commands():
     assert "python -m pip install . && balout simulate" in text
     ci = (Path(__file__).parent.parent / ".ci" / "run").read_text()
     assert 'python -m pip install ".[test]" && python -m pytest' in ci
+
+
+def test_your_own_bot_guide_runs():
+    """docs/your-own-bot.md: the example bot plays sealed arena matches."""
+    guide = (Path(__file__).parent.parent / "docs" / "your-own-bot.md").read_text(encoding="utf-8")
+    bot, measure = re.findall(r"```python\n(.*?)```", guide, re.S)
+    env = {}
+    exec(compile(bot, "your-own-bot.md", "exec"), env)
+    exec(compile(measure, "your-own-bot.md", "exec"), env)
+    s = env["summary"]
+    assert s["bots"] == ["EndgamePIMC", "easy"] and s["sealed"] and s["matches"] == 20
+    lo, hi = s["points_diff_ci95"]
+    assert lo <= s["points_diff"] <= hi and s["EndgamePIMC_ms_median"] > 0
