@@ -672,18 +672,27 @@ def test_a_seat_that_declared_nothing_holds_no_declaration():
     assert information_set(t, 1).declarations == (None,) * 4
 
 
-def test_declaring_by_choice_shows_only_the_declared():
-    """With declaring by choice a seat that did not declare may have chosen
-    not to: only the declared are constrained."""
+def test_declaring_by_choice_shows_who_holds_a_declaration():
+    """With declaring by choice, a seat holding a declaration is asked to
+    decide at its first turn: a seat that was not asked holds none, and one
+    that was asked holds one, shown only if it declared it."""
+    rules = resolve("balout", {"declarations": "choice"})[2]
     for decision, shown in (("declare", cs("7C 8C 9C")), ("pass", None)):
         s = play(deal(DECL_HANDS, declarations="choice"), "AS")
         assert s.phase == "declare" and s.to_act == 3      # seat 3 alone has one
+        # asked now: whatever it decides, every world gives it a declaration
+        for row in Sampler(s, 1).hands(500, 2):
+            assert _core.declarations_of(int(row[3]), rules, s.kind_id, s.trump_id)[0] > 0
         s.apply_action(decision)
         play(s, "KS 7S 8S")
         info = information_set(s, 1)
-        assert info.declarations == (None, None, None, shown), decision
-        if decision == "pass":   # seat 3 may still hold a run it kept quiet
-            rows = Sampler(s, 1).hands(2000, 3)
+        assert info.declarations == (CardSet(), None, CardSet(), shown), decision
+        plays = played_by(s)
+        rows = Sampler(s, 1).hands(2000, 3)
+        for row in rows:
+            assert [_core.declarations_of(int(row[p]) | plays[p], rules, s.kind_id, s.trump_id)[0] > 0
+                    for p in (0, 2, 3)] == [False, False, True]
+        if decision == "pass":   # seat 3 may hold a longer run than the one it kept quiet
             assert any(int(r[3]) >> int(Card("TC")) & 1 for r in rows)
 
 
@@ -780,6 +789,23 @@ def test_worlds_are_states_of_their_own():
             for w in worlds:
                 assert w.view(seat) == s.view(seat) and State.from_record(w.to_record()) == w
             assert sum(w.deck != s.deck for w in worlds) >= 19
+
+
+def test_worlds_replay_the_history_with_declarations_by_choice():
+    """With declaring by choice every sampled deal replays the public
+    history: who was asked to decide, and what they chose."""
+    rng = random.Random(8)
+    checked = 0
+    for variant in VARIANTS:
+        for st in positions(variant, 12, 20, 30, options={"declarations": "choice"}, seed0=8800):
+            for seat in range(4):
+                if seat == st.to_act and st.phase == "declare":
+                    continue
+                rows = Sampler(st, seat).hands(60, rng.randrange(1 << 32))
+                assert all(replay_consistent(st, seat, tuple(int(x) for x in r)) for r in rows), \
+                    (st.to_record(), seat)
+                checked += 1
+    assert checked >= 100
 
 
 def test_chi_square_catches_a_biased_sampler():

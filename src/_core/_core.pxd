@@ -154,6 +154,7 @@ cdef extern from "search.h" nogil:
         uint32_t known[4]
         uint32_t forbidden[4]
         uint8_t decl_shown
+        uint8_t decl_some
         int16_t decl_value[4]
         uint32_t decl_cards[4]
 

@@ -98,6 +98,24 @@ void infoset_build(const Hand *h, int seat, InfoSet *info)
             info->known[s] |= info->decl_cards[s] & in_hands;
         }
     }
+    /* with declaring by choice, a seat holding a declaration is asked to
+       decide at its first turn to play: from then on it is public whether it
+       holds one (a seat that was not asked declares nothing) */
+    if (h->rules.declarations == DECL_CHOICE) {
+        info->rules = h->rules;
+        info->kind = h->kind;
+        info->trump = h->trump;
+        for (int s = 0; s < 4; s++) {
+            int turn_came = h->played_by[s] || (h->phase == PHASE_DECLARE && h->to_act == s);
+            if (s == seat || !turn_came || (info->decl_shown >> s & 1))
+                continue;
+            info->played_by[s] = h->played_by[s];
+            if (h->seat_decl_value[s] > 0)
+                info->decl_some |= (uint8_t)(1 << s);
+            else
+                info->decl_shown |= (uint8_t)(1 << s);  /* value 0: it declares nothing */
+        }
+    }
     for (int s = 0; s < 4; s++) {
         info->known[s] &= info->unseen;
         info->forbidden[s] &= info->unseen & ~info->known[s];
@@ -184,6 +202,13 @@ static int declarations_agree(const InfoSet *info, const uint32_t hands[NSEATS])
         hand_declarations(hands[s] | info->played_by[s], &info->rules, info->kind, info->trump, &d);
         int value = d.value > 0 ? d.value : 0;
         if (value != info->decl_value[s] || (value > 0 && d.cards != info->decl_cards[s]))
+            return 0;
+    }
+    for (uint32_t m = info->decl_some; m; m &= m - 1) {
+        int s = __builtin_ctz(m);
+        Decl d;
+        hand_declarations(hands[s] | info->played_by[s], &info->rules, info->kind, info->trump, &d);
+        if (d.value <= 0)
             return 0;
     }
     return 1;

@@ -22,6 +22,7 @@ typedef struct {
        declared exactly decl_cards[s] (value decl_value[s], 0: nothing), so
        its whole hand, played_by[s] included, declares that and no more. */
     uint8_t decl_shown;
+    uint8_t decl_some;           /* seats known to hold a declaration not shown (by choice: asked, kept it) */
     int16_t decl_value[NSEATS];
     uint32_t decl_cards[NSEATS];
     uint32_t played_by[NSEATS];

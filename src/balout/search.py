@@ -35,8 +35,10 @@ class InformationSet:
     plays); ``count[s]``: how many cards it holds. ``declarations[s]``, once
     the first trick is over: the cards seat s declared (empty: it declared
     nothing), and so that its whole hand declares exactly that; None while
-    nothing is shown (and, when declaring is a choice, for a seat that did
-    not declare).
+    nothing is shown. When declaring is a choice, a seat is asked at its first
+    turn only if it holds a declaration: once that turn has come, a seat that
+    was not asked shows empty, and one that kept its declaration quiet stays
+    None (the sampler still deals it one).
     """
 
     seat: int
