@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, assume, event, note, settings
 from hypothesis import strategies as st
@@ -647,6 +648,7 @@ def test_resample_is_indistinguishable_for_its_seat(s, data):
     seat = data.draw(st.integers(0, 3), label="seat")
     r = s.resample(seat, data.draw(seeds, label="resample seed"))
     assert r.view(seat) == s.view(seat)
+    assert np.array_equal(r.information_state_tensor(seat), s.information_state_tensor(seat))
     assert r.hand_masks[seat] == s.hand_masks[seat] and sorted(r.deck) == sorted(s.deck)
     assert r.card_points == s.card_points and r.is_terminal() == s.is_terminal()
     assert State.from_record(r.to_record()) == r
