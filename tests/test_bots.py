@@ -408,7 +408,7 @@ def test_make_bot_explains_a_bad_factory(user_bots, tmp_path):
     broken = tmp_path / "broken.py"
     broken.write_text("def oops(:\n")
     cases = [(f"{user_bots}:Nope", "has no bot factory named 'Nope'"),
-             (f"{user_bots}:NOT_A_FACTORY", "NOT_A_FACTORY is a int, not a bot factory"),
+             (f"{user_bots}:NOT_A_FACTORY", "NOT_A_FACTORY is of type int, not a bot factory"),
              (f"{tmp_path / 'missing.py'}:X", "no such file"),
              (f"{broken}:oops", "cannot load .*SyntaxError"),
              ("no_such_module_here:Bot", "cannot load .*ModuleNotFoundError"),

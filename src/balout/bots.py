@@ -263,8 +263,8 @@ def make_bot(name, seed: int = 0) -> Bot:
                           "(NAME a class or function making it from a seed)")
     label = bot_name(name)
     if not callable(factory):
-        raise OptionError(f"{label} is a {type(factory).__name__}, not a bot factory (a class or function "
-                          "making a bot from a seed)")
+        raise OptionError(f"{label} is of type {type(factory).__name__}, not a bot factory (a class or "
+                          "function making a bot from a seed)")
     try:
         bot = _call_factory(factory, seed)
     except Exception as e:  # the user's code: report which factory failed
