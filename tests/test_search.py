@@ -672,6 +672,25 @@ def test_a_seat_that_declared_nothing_holds_no_declaration():
     assert information_set(t, 1).declarations == (None,) * 4
 
 
+def test_view_shows_the_public_history_and_only_the_seats_hand():
+    s = play(deal(DECL_HANDS, declarations="choice"), "AS")
+    s.apply_action("declare")                               # seat 3 announces its run
+    play(s, "KS")
+    v = s.view(1)
+    assert v.seat == 1 and v.hand == s.hand(1) and v.offer == Card("7H") and v.offer_receiver == 1
+    assert v.bids == ((1, "take"),) and v.declaring == ((3, "declare"),)
+    assert v.plays == ((2, Card("AS")), (3, Card("KS"))) and v.trick == tuple(s.trick)
+    assert v.to_act == 0 and v.legal_actions == ()           # seat 0 acts, not seat 1
+    assert v.declarations == {} and v.belote_seat is None     # shown after the first trick
+    assert s.view(0).legal_actions == tuple(s.legal_actions())
+    assert s.view(3).declarations == {3: cs("7C 8C 9C")}      # its own, at once
+    play(s, "7S 8S")
+    assert s.view(1).declarations == {3: cs("7C 8C 9C")}
+    # nothing of another hand: the same view whatever the others hold
+    other = s.resample(1, 3)
+    assert other.hand_masks != s.hand_masks and other.view(1) == s.view(1)
+
+
 def test_declaring_by_choice_shows_who_holds_a_declaration():
     """With declaring by choice, a seat holding a declaration is asked to
     decide at its first turn: a seat that was not asked holds none, and one

@@ -119,6 +119,7 @@ class View:
     legal_actions: Tuple[int, ...]
     match_score: Tuple[int, int]
     litige_pot: int
+    declaring: Tuple[Tuple[int, str], ...] = ()   # declarations by choice: each seat's 'declare' or 'pass'
 
 
 # information_state_tensor layout
@@ -307,7 +308,7 @@ class State(HandState):
     def view(self, seat: int) -> View:
         """The information ``seat`` may see: its hand, the offer, the public history."""
         seat = _check_int("seat", seat, 0, 3)
-        bids, doubling, _declare, plays = self._split_history()
+        bids, doubling, declaring, plays = self._split_history()
         shown = {}
         decl_cards = self.declaration_cards
         for s in range(4):
@@ -331,6 +332,7 @@ class State(HandState):
             declarations=shown, belote_seat=belote,
             legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
             match_score=self.match_before, litige_pot=self.pot_before,
+            declaring=tuple((s, ACTION_NAMES[a]) for s, a in declaring),
         )
 
     def information_state_tensor(self, seat: int) -> np.ndarray:
