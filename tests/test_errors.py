@@ -619,6 +619,8 @@ def test_fuzz_garbage_in_search_and_bot_arguments(variant):
             "act": lambda: make_bot(rng.choice(["random", "easy", "medium"]), 1).act(g()),
             "view": lambda: s.view(g()),
             "information_state_tensor": lambda: s.information_state_tensor(g()),
+            "observation_tensor": lambda: s.observation_tensor(g()),
+            "resample": lambda: s.resample(g(), rng.choice([1, g()])),
         }
         snap = snapshot(s)
         errors += _call_one(calls, rng, crashes)
@@ -659,7 +661,8 @@ def test_fuzz_garbage_in_match_simulation_record_and_card_arguments(variant):
                                                          rng.choice(["random", g()]), seed=g(), score=g(),
                                                          max_hands=b()),
             "arena": lambda: arena(variant, (rng.choice(["random", g()]), rng.choice(["easy", g()])),
-                                   rng.choice([1, b()]), seed=g(), threads=threads()),
+                                   rng.choice([1, b()]), seed=g(), threads=threads(),
+                                   sealed=rng.choice([False, g()])),
             "State": lambda: State(variant, deck=g(), dealer=g()),
             "State.from_record": lambda: State.from_record(rng.choice([g(), {"deck": deck}]), match_score=g(),
                                                            litige_pot=g()),

@@ -649,9 +649,66 @@ def test_resample_is_indistinguishable_for_its_seat(s, data):
     r = s.resample(seat, data.draw(seeds, label="resample seed"))
     assert r.view(seat) == s.view(seat)
     assert np.array_equal(r.information_state_tensor(seat), s.information_state_tensor(seat))
+    assert np.array_equal(r.observation_tensor(seat), s.observation_tensor(seat))
     assert r.hand_masks[seat] == s.hand_masks[seat] and sorted(r.deck) == sorted(s.deck)
     assert r.card_points == s.card_points and r.is_terminal() == s.is_terminal()
     assert State.from_record(r.to_record()) == r
+
+
+def _decode_information_state(t, seat: int, target: int) -> dict:
+    """Read back what a tensor holds, by the layout of balout.state."""
+    from balout.actions import ACTION_NAMES
+    from balout.cards import Card, CardSet
+    from balout import state as S
+
+    def ones(lo, n):
+        return [i for i in range(n) if t[lo + i] == 1]
+
+    def one(lo, n):
+        got = ones(lo, n)
+        assert len(got) <= 1
+        return (got[0] + seat) % 4 if got else None
+
+    decisions, plays = [], []
+    for k in range(S.DECISION_SLOTS):
+        base = S._I_DECISIONS + k * (4 + S._NUM_DECISIONS)
+        if one(base, 4) is not None:
+            decisions.append((one(base, 4), ACTION_NAMES[32 + ones(base + 4, S._NUM_DECISIONS)[0]]))
+    for k in range(32):
+        base = S._I_PLAYS + k * 36
+        if one(base, 4) is not None:
+            plays.append((one(base, 4), Card(ones(base + 4, 32)[0])))
+    shown = {(r + seat) % 4: CardSet(ones(S._I_SHOWN + 32 * r, 32)) for r in range(4)}
+    return {"hand": CardSet(ones(S._I_HAND, 32)), "offer": Card(ones(S._I_OFFER, 32)[0]),
+            "receiver": one(S._I_RECEIVER, 4), "dealer": one(S._I_DEALER, 4), "to_act": one(S._I_TO_ACT, 4),
+            "decisions": decisions, "plays": plays, "shown": {k: v for k, v in shown.items() if v},
+            "belote": one(S._I_BELOTE, 4), "match": [round(float(x) * target) for x in t[S._I_MATCH:S._I_MATCH + 3]]}
+
+
+@FAST
+@given(fresh_states(), st.data())
+def test_information_state_tensor_has_perfect_recall(s, data):
+    """Everything in the seat's view can be read back from its tensor (so
+    two different views never share one), and nothing else is in it."""
+    from balout.state import TENSOR_SIZE
+
+    play_some(s, data, 60)
+    note_state(s)
+    seat = data.draw(st.integers(0, 3), label="seat")
+    t = s.information_state_tensor(seat)
+    assert t.shape == (TENSOR_SIZE,) and t.dtype == np.float32
+    v = s.view(seat)
+    got = _decode_information_state(t, seat, s.options["target"])
+    team = seat & 1
+    assert got == {"hand": v.hand, "offer": v.offer, "receiver": v.offer_receiver, "dealer": v.dealer,
+                   "to_act": v.to_act if v.to_act >= 0 else None,
+                   "decisions": list(v.bids + v.doubling + v.declaring), "plays": list(v.plays),
+                   "shown": {k: c for k, c in v.declarations.items() if c}, "belote": v.belote_seat,
+                   "match": [v.match_score[team], v.match_score[team ^ 1], v.litige_pot]}
+    assert int(t.sum() - t[-3:].sum()) == (len(v.hand) + 1 + (v.offer_receiver is not None) + 1 + (v.to_act >= 0)
+                                           + 1 + 2 * len(got["decisions"]) + 2 * len(v.plays)
+                                           + sum(len(c) for c in got["shown"].values())
+                                           + (v.belote_seat is not None))
 
 
 @SLOW

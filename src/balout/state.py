@@ -20,7 +20,7 @@ from .actions import ACTION_NAMES, DECLARE, NUM_ACTIONS, PASS, action_name
 from .cards import SUITS, Card, CardSet, card_name
 from .errors import BaloutError, CardError, OptionError
 
-__all__ = ["State", "Contract", "View", "OUTCOMES", "TENSOR_SIZE"]
+__all__ = ["State", "Contract", "View", "OUTCOMES", "TENSOR_SIZE", "OBSERVATION_TENSOR_SIZE", "DECISION_SLOTS"]
 
 OUTCOMES = ("made", "failed", "litige", "cancelled")
 _KIND_NAMES = {"balout": ("none", "trump", "sun"), "belote": ("none", "trump", "sun"),
@@ -122,10 +122,21 @@ class View:
     declaring: Tuple[Tuple[int, str], ...] = ()   # declarations by choice: each seat's 'declare' or 'pass'
 
 
-# information_state_tensor layout
+# observation_tensor layout
 _T_HAND, _T_OFFER, _T_PLAYED, _T_TRICK = 0, 32, 64, 192
 _T_DEALER, _T_BIDDER, _T_KIND, _T_TRUMP, _T_PHASE, _T_MULT = 320, 324, 328, 331, 335, 340
-TENSOR_SIZE = 345
+OBSERVATION_TENSOR_SIZE = 345
+
+# information_state_tensor layout (perfect recall); seats relative to the observer
+DECISION_SLOTS = 64                 # a hand has about 20 non-card actions at the most (random hands: 11)
+_NUM_DECISIONS = NUM_ACTIONS - 32   # the decision action ids, 32..49
+_I_HAND, _I_OFFER, _I_RECEIVER, _I_DEALER, _I_TO_ACT, _I_PHASE = 0, 32, 64, 68, 72, 76
+_I_DECISIONS = 81                   # per slot: seat (4), decision (18)
+_I_PLAYS = _I_DECISIONS + DECISION_SLOTS * (4 + _NUM_DECISIONS)   # per card played, in order: seat (4), card (32)
+_I_SHOWN = _I_PLAYS + 32 * (4 + 32)                               # declarations shown, by seat (4 x 32)
+_I_BELOTE = _I_SHOWN + 4 * 32                                     # an announced belote's seat (4)
+_I_MATCH = _I_BELOTE + 4            # own team's and the other's match score, litige pot, over the target
+TENSOR_SIZE = _I_MATCH + 3
 
 
 class State(HandState):
@@ -336,15 +347,66 @@ class State(HandState):
         )
 
     def information_state_tensor(self, seat: int) -> np.ndarray:
-        """A float32 vector of what ``seat`` knows, seats relative to it.
+        """A float32 vector of everything ``seat`` knows, with perfect recall
+        (OpenSpiel's convention): built from :meth:`view` alone, and two
+        different views give two different vectors. Seats are relative to
+        ``seat`` (0 itself, 1 the next to play, ...).
+
+        Layout (size ``TENSOR_SIZE``): own hand (32), offer (32), offer's
+        receiver (4), dealer (4), seat to act (4), phase (5); the bids,
+        doubling and declaring decisions in order, ``DECISION_SLOTS`` slots
+        of seat (4) and decision (18, action id minus 32); the cards played in
+        order, 32 slots of seat (4) and card (32); the declarations shown, by
+        seat (4 x 32); an announced belote's seat (4); the own team's and the
+        other team's match score and the litige pot, over the match target
+        (3). Zeros where nothing is known yet."""
+        seat = _check_int("seat", seat, 0, 3)
+        v = self.view(seat)
+        t = np.zeros(TENSOR_SIZE, dtype=np.float32)
+
+        def rel(s: int) -> int:
+            return (s - seat) & 3
+
+        t[[_I_HAND + int(c) for c in v.hand]] = 1
+        t[_I_OFFER + int(v.offer)] = 1
+        if v.offer_receiver is not None:
+            t[_I_RECEIVER + rel(v.offer_receiver)] = 1
+        t[_I_DEALER + rel(v.dealer)] = 1
+        if v.to_act >= 0:
+            t[_I_TO_ACT + rel(v.to_act)] = 1
+        t[_I_PHASE + self.phase_id] = 1
+        bids, doubling, declaring, _plays = self._split_history()
+        decisions = bids + doubling + declaring
+        if len(decisions) > DECISION_SLOTS:   # not reachable under the rules; never a silent overlap
+            raise BaloutError(f"{len(decisions)} decisions do not fit the tensor's {DECISION_SLOTS} slots")
+        for k, (s, a) in enumerate(decisions):
+            base = _I_DECISIONS + k * (4 + _NUM_DECISIONS)
+            t[base + rel(s)] = t[base + 4 + a - 32] = 1
+        for k, (s, c) in enumerate(v.plays):
+            base = _I_PLAYS + k * 36
+            t[base + rel(s)] = t[base + 4 + int(c)] = 1
+        for s, cards in v.declarations.items():
+            t[[_I_SHOWN + 32 * rel(s) + int(c) for c in cards]] = 1
+        if v.belote_seat is not None:
+            t[_I_BELOTE + rel(v.belote_seat)] = 1
+        target = float(self.options.get("target") or 1)
+        team = seat & 1
+        t[_I_MATCH:_I_MATCH + 3] = (v.match_score[team] / target, v.match_score[team ^ 1] / target,
+                                    v.litige_pot / target)
+        return t
+
+    def observation_tensor(self, seat: int) -> np.ndarray:
+        """A compact float32 vector of what ``seat`` observes now, seats
+        relative to it (not perfect recall: the order of the play is lost).
 
         Layout: own hand (32), offer (32), cards played by each relative seat
         (4 x 32), current trick by relative seat (4 x 32), relative dealer (4),
         relative bidder (4), contract kind none/trump/sun (3), trump suit (4),
-        phase (5), multiplier x1/x2/x3/x4 and gahwa (5). Size TENSOR_SIZE.
+        phase (5), multiplier x1/x2/x3/x4 and gahwa (5). Size
+        OBSERVATION_TENSOR_SIZE.
         """
         seat = _check_int("seat", seat, 0, 3)
-        t = np.zeros(TENSOR_SIZE, dtype=np.float32)
+        t = np.zeros(OBSERVATION_TENSOR_SIZE, dtype=np.float32)
         bits = np.arange(32)
         t[_T_HAND:_T_HAND + 32] = (self.hand_masks[seat] >> bits) & 1
         t[_T_OFFER + self.offer_id] = 1
