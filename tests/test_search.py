@@ -783,6 +783,25 @@ def test_resample_is_uniform_over_the_deals_consistent_with_the_history():
     assert tested >= 8
 
 
+def test_resample_deals_each_hand_in_a_random_order():
+    """Where the hidden hands are known (one deal left), which five of
+    another seat's cards it was dealt first (its bidding hand) is uniform
+    over the 56 choices: a resampled deck hides the order too."""
+    s = positions("belote", 1, 4, 4, seed0=12)[0]
+    seat = s.to_act
+    assert Sampler(s, seat).count == 1
+    other = next(p for p in range(4) if p not in (seat, s.receiver))
+    n = 5600
+    counts = {}
+    for k in range(n):
+        first_five = s.resample(seat, k).initial_state().hand_masks[other]
+        counts[first_five] = counts.get(first_five, 0) + 1
+    assert len(counts) == 56
+    expected = n / 56
+    stat = sum((c - expected) ** 2 / expected for c in counts.values())
+    assert chi2_sf(stat, 55) > 1e-4
+
+
 def test_resample_with_declarations_by_choice_keeps_who_decides():
     """Seat 3 alone holds a declaration, so it alone is asked whether to
     declare: every state resampled for seat 1 gives seat 3 one too (the
