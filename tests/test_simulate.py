@@ -976,14 +976,28 @@ def test_cli_out_in_a_missing_directory_fails_before_the_run(tmp_path):
     assert f"--out: no such directory: {out.parent}" in stderr and "Traceback" not in stderr
 
 
-@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc")
-def test_cli_out_where_nothing_can_be_written_fails_before_the_run():
-    """/proc refuses new files even to root, for whom os.access says yes:
-    the directory is checked by a real write, before the run starts, and
-    the error gives the system's reason."""
-    rc, stdout, stderr = cli("--hands", 10 ** 9, "--out", "/proc/x.npz")
-    assert rc == 2 and stdout == ""
-    assert "--out: cannot write in /proc: " in stderr and "Traceback" not in stderr
+def test_cli_out_where_nothing_can_be_written_fails_before_the_run(tmp_path, monkeypatch, capsys):
+    """The directory is checked by a real write before the run starts (a
+    read-only mount, or /proc, refuses new files even to root, for whom
+    os.access says yes), and the error gives the system's reason."""
+    from balout import cli as balout_cli
+    from balout.simulate import Simulation
+
+    def read_only(*args, **kwargs):
+        raise OSError(30, "Read-only file system")
+
+    def no_run(*args, **kwargs):
+        raise AssertionError("the simulation ran")
+
+    monkeypatch.setattr(balout_cli.tempfile, "TemporaryFile", read_only)
+    monkeypatch.setattr(Simulation, "save", no_run)
+    monkeypatch.setattr(sys.modules["balout.simulate"], "simulate", no_run)
+    with pytest.raises(SystemExit) as info:
+        balout_cli.main(["simulate", "--hands", str(10 ** 9), "--out", str(tmp_path / "x.npz")])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--out: cannot write in {tmp_path}: Read-only file system" in err and "Traceback" not in err
+    assert os.access(tmp_path, os.W_OK) and list(tmp_path.iterdir()) == []
 
 
 def test_cli_write_error_is_a_message_not_a_traceback(tmp_path, monkeypatch, capsys):
