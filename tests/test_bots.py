@@ -447,7 +447,8 @@ def test_arena_plays_your_own_bot(user_bots):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_arena_names_a_bot_that_plays_illegally(user_bots, threads):
-    with pytest.raises(BotError, match=r"bot illegal \(seat \d, hand \d+ of the match with seed \d+\) chose an illegal action: 99 is "
+    with pytest.raises(BotError, match=r"bot illegal \(seat \d, hand \d+ of the match with seed \d+\) "
+                                       r"chose an illegal action: 99 is "
                                        r"illegal \(unknown action\)"):
         arena("balout", ("easy", f"{user_bots}:Illegal"), matches=2, seed=1, threads=threads)
 

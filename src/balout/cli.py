@@ -315,7 +315,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="random or greedy; 'A,B' per team or 'A,B,C,D' per seat")
     m.add_argument("--seed", type=_nonneg_int, default=None, help="seed (default: fresh entropy, printed)")
     m.add_argument("--threads", type=_pos_int, default=None, help="threads (default: all cores)")
-    m.add_argument("--options", type=_json_options, default=None, help='rule options as JSON, e.g. \'{"target": 1000}\'')
+    m.add_argument("--options", type=_json_options, default=None,
+                   help='rule options as JSON, e.g. \'{"target": 1000}\'')
     m.add_argument("--out", type=_out_file, default=None, help="save the per-hand rows as .npz")
     m.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     m.add_argument("--progress", dest="progress", action="store_true", default=None,

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import rules as _rules
 from ._core import DeckStream, HandState
-from .actions import ACTION_NAMES, DECLARE, NUM_ACTIONS, PASS, action_name
+from .actions import ACTION_NAMES, DECLARE, NUM_ACTIONS, PASS, action_name, parse_action
 from .cards import SUITS, Card, CardSet, card_name
 from .errors import BaloutError, CardError, OptionError
 
@@ -375,13 +375,12 @@ class State(HandState):
         if v.to_act >= 0:
             t[_I_TO_ACT + rel(v.to_act)] = 1
         t[_I_PHASE + self.phase_id] = 1
-        bids, doubling, declaring, _plays = self._split_history()
-        decisions = bids + doubling + declaring
+        decisions = v.bids + v.doubling + v.declaring
         if len(decisions) > DECISION_SLOTS:   # not reachable under the rules; never a silent overlap
             raise BaloutError(f"{len(decisions)} decisions do not fit the tensor's {DECISION_SLOTS} slots")
-        for k, (s, a) in enumerate(decisions):
+        for k, (s, name) in enumerate(decisions):
             base = _I_DECISIONS + k * (4 + _NUM_DECISIONS)
-            t[base + rel(s)] = t[base + 4 + a - 32] = 1
+            t[base + rel(s)] = t[base + 4 + parse_action(name) - 32] = 1
         for k, (s, c) in enumerate(v.plays):
             base = _I_PLAYS + k * 36
             t[base + rel(s)] = t[base + 4 + int(c)] = 1
