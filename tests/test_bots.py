@@ -481,6 +481,75 @@ def test_arena_cli_with_your_own_bot(user_bots):
     assert out.returncode == 2 and "error: bot illegal" in out.stderr and "Traceback" not in out.stderr
 
 
+class Recorder:
+    """Plays as the greedy player and logs each seat it is asked to play."""
+
+    def __init__(self, tag, log):
+        self.tag, self.log, self.greedy = tag, log, make_bot("easy")
+
+    def act(self, state):
+        self.log.append((self.tag, state.to_act))
+        return self.greedy.act(state)
+
+
+def test_arena_partners_sit_opposite_their_bots():
+    log = []
+    res = arena("belote", (lambda seed: Recorder("A", log), lambda seed: Recorder("B", log)), matches=1,
+                seed=3, threads=1, partners=(lambda seed: Recorder("PA", log), lambda seed: Recorder("PB", log)))
+    seats = {tag: [seat for t, seat in log if t == tag] for tag in ("A", "B", "PA", "PB")}
+    # the first match: A in seat 0, B in 1, their partners opposite; the second, the teams' seats swapped
+    for tag, first, second in (("A", 0, 1), ("B", 1, 0), ("PA", 2, 3), ("PB", 3, 2)):
+        k = seats[tag].index(second)
+        assert k > 0 and set(seats[tag][:k]) == {first} and set(seats[tag][k:]) == {second}, tag
+    s = res.summary()
+    assert s["partners"] == ["<lambda>", "<lambda>"] and s["bots"] == ["<lambda>", "<lambda>"]
+    assert {k[:-len("_ms_median")] for k in s if k.endswith("_ms_median")} == \
+        {"<lambda>_A", "<lambda>_B", "<lambda>_A_partner", "<lambda>_B_partner"}
+
+
+def test_arena_partners_change_the_teams():
+    plain = arena("balout", ("easy", "easy"), matches=4, seed=8, threads=1)
+    assert plain.partners is None and plain.summary()["partners"] is None
+    # the greedy player is deterministic: named as its own partner, the same matches
+    same = arena("balout", ("easy", "easy"), matches=4, seed=8, threads=1, partners=("easy", "easy"))
+    assert same.wins == plain.wins and np.array_equal(same.deal_diffs, plain.deal_diffs)
+    # a random partner costs A's team
+    weak = arena("balout", ("easy", "easy"), matches=4, seed=8, threads=2, partners=("random", "easy"))
+    assert weak.wins < 4 and weak.deal_diffs.mean() < 0 and weak.card_diffs.mean() < 0
+    s = weak.summary()
+    assert s["partners"] == ["random", "easy"]
+    assert {k[:-len("_ms_median")] for k in s if k.endswith("_ms_median")} == \
+        {"easy_A", "easy_B", "random", "easy_B_partner"}
+    with pytest.raises(OptionError, match="give two partners"):
+        arena("balout", ("easy", "easy"), matches=1, partners=("easy",))
+    with pytest.raises(OptionError, match="unknown bot 'nobody'"):
+        arena("balout", ("easy", "easy"), matches=1, partners=("easy", "nobody"))
+    with pytest.raises(OptionError, match="cheat plays with every card visible"):
+        arena("balout", ("easy", "easy"), matches=1, partners=("easy", "cheat"), sealed=True)
+    with pytest.raises(OptionError, match="give two bots"):
+        play_match("balout", {}, (make_bot("easy"),) * 3, 1)
+
+
+def test_play_match_with_a_bot_per_seat():
+    bots = [Recorder(k, []) for k in range(4)]
+    w, scores, times = play_match("belote", {}, bots, 5)
+    assert w in (0, 1) and len(times) == 4
+    for k, bot in enumerate(bots):
+        assert bot.log and {seat for _, seat in bot.log} == {k} and len(times[k]) == len(bot.log)
+
+
+def test_arena_cli_with_partners():
+    out = subprocess.run([sys.executable, "-m", "balout", "arena", "--bots", "easy,easy", "--partners",
+                          "random,easy", "--matches", "2", "--seed", "3", "--threads", "1"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("balout: easy with random vs easy with easy, 4 matches")
+    assert "decision time random: median" in out.stdout
+    out = subprocess.run([sys.executable, "-m", "balout", "arena", "--partners", "easy", "--matches", "1"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 2 and "give two partners" in out.stderr and "Traceback" not in out.stderr
+
+
 def test_arena_cli_json():
     out = subprocess.run([sys.executable, "-m", "balout", "arena", "--variant", "baloot", "--bots",
                           "easy,random", "--matches", "2", "--seed", "3", "--threads", "1", "--json"],

@@ -1,8 +1,10 @@
-"""Arena: duplicate matches between two bots.
+"""Arena: duplicate matches between two bots, or two partnerships.
 
 Every match is played twice on the same deals (the k-th hand of both plays
 uses the same deck), once with bot A as team 0 and once as team 1, so the
-luck of the cards cancels out. Reported: A's match win rate, A's mean
+luck of the cards cancels out. A team is one bot in both its seats, or a bot
+and a partner of another kind (``partners``: your bot beside ``hard``
+against two ``hard``, say). Reported: A's match win rate, A's mean
 hand-score difference per deal (A minus B, averaged over the two plays of a
 deal) and its card-point difference, each with a 95% interval, and each
 bot's decision times.
@@ -33,7 +35,7 @@ __all__ = ["arena", "ArenaResult", "play_match"]
 @dataclass
 class ArenaResult:
     variant: str
-    bots: Tuple[str, str]
+    bots: Tuple[str, str]          # A and B; with partners, the bots in the first and third seat of a team
     matches: int
     wins: int                      # matches won by A (of 2 x matches)
     deal_diffs: np.ndarray         # per deal: A minus B hand score, averaged over its plays
@@ -43,6 +45,7 @@ class ArenaResult:
     seed: Optional[int] = None
     sealed: bool = False
     options: Optional[dict] = None           # the rule options, defaults filled in
+    partners: Optional[Tuple[str, str]] = None   # A's and B's partners, when they are other bots
 
     def summary(self) -> dict:
         n = 2 * self.matches
@@ -50,6 +53,7 @@ class ArenaResult:
         d = self.deal_diffs.astype(np.float64)
         m, ci = mean_ci(float(d.sum()), float((d * d).sum()), len(d))
         out = {"variant": self.variant, "bots": list(self.bots), "seed": self.seed, "sealed": self.sealed,
+               "partners": list(self.partners) if self.partners else None,
                "options": self.options, "matches": n, "hands": self.hands,
                "win_rate": self.wins / n if n else None, "win_rate_ci95": [lo, hi],
                "points_diff": m, "points_diff_ci95": list(ci), "deals": len(d)}
@@ -65,27 +69,33 @@ class ArenaResult:
         return out
 
 
-def play_match(variant: str, options, team_bots, seed: int, max_hands: int = 1000, sealed: bool = False):
-    """One match; returns (winner, per-hand team scores, decision times per team).
-    A bot's illegal action raises :class:`BotError` naming the bot. ``sealed``:
-    each bot acts on the state resampled for its seat (:meth:`State.resample`)."""
+def play_match(variant: str, options, bots, seed: int, max_hands: int = 1000, sealed: bool = False):
+    """One match; returns (winner, per-hand team scores, decision times per bot).
+
+    ``bots``: two, one per team (team 0 sits in seats 0 and 2), or four, one
+    per seat. A bot's illegal action raises :class:`BotError` naming the bot.
+    ``sealed``: each bot acts on the state resampled for its seat
+    (:meth:`State.resample`)."""
+    if len(bots) not in (2, 4):
+        raise OptionError(f"give two bots (one per team) or four (one per seat), got {len(bots)}")
+    per_seat = len(bots) == 4
     m = Match(variant, options=options, seed=seed)
     scores: List[Tuple[int, int]] = []
-    times: Tuple[List[float], List[float]] = ([], [])
+    times: Tuple[List[float], ...] = tuple([] for _ in bots)
     while not m.is_over and len(scores) < max_hands:
         s = m.new_hand()
         while not s.is_terminal():
-            team = s.to_act & 1
+            who = s.to_act if per_seat else s.to_act & 1
             # a copy: a bot that looks ahead on its state cannot change the match's
             seen = s.resample(s.to_act, _sealing_seed(seed, len(scores), len(s.action_history))) if sealed \
                 else s.clone()
             t0 = time.perf_counter()
-            a = team_bots[team].act(seen)
-            times[team].append(time.perf_counter() - t0)
+            a = bots[who].act(seen)
+            times[who].append(time.perf_counter() - t0)
             try:
                 s.apply_action(a)
             except BaloutError as e:
-                bot = team_bots[team]
+                bot = bots[who]
                 raise BotError(f"bot {getattr(bot, 'name', type(bot).__name__)} (seat {s.to_act}, hand "
                                f"{len(scores) + 1} of the match with seed {seed}) chose an illegal action: "
                                f"{e}") from None
@@ -98,12 +108,24 @@ def _sealing_seed(match_seed: int, hand: int, step: int) -> int:
     return (match_seed * 0x9E3779B97F4A7C15 + hand * 4099 + step) & 0xFFFFFFFFFFFFFFFF
 
 
+def _partner_seed(seed: int) -> int:
+    return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & 0xFFFFFFFFFFFFFFFF
+
+
 def _duplicate(args):
-    variant, options, a_name, b_name, seed, j, sealed = args
+    variant, options, a_name, b_name, seed, j, sealed, partners = args
     a, b = make_bot(a_name, seed + 2 * j), make_bot(b_name, seed + 2 * j + 1)
     match_seed = (seed * 1_000_003 + j) & 0xFFFFFFFFFFFFFFFF
-    w1, s1, t1 = play_match(variant, options, (a, b), match_seed, sealed=sealed)   # A is team 0
-    w2, s2, t2 = play_match(variant, options, (b, a), match_seed, sealed=sealed)   # A is team 1
+    if partners is None:
+        w1, s1, t1 = play_match(variant, options, (a, b), match_seed, sealed=sealed)   # A is team 0
+        w2, s2, t2 = play_match(variant, options, (b, a), match_seed, sealed=sealed)   # A is team 1
+        times = [t1[0] + t2[1], t1[1] + t2[0]]
+    else:
+        pa = make_bot(partners[0], _partner_seed(seed + 2 * j))
+        pb = make_bot(partners[1], _partner_seed(seed + 2 * j + 1))
+        w1, s1, t1 = play_match(variant, options, (a, b, pa, pb), match_seed, sealed=sealed)
+        w2, s2, t2 = play_match(variant, options, (b, a, pb, pa), match_seed, sealed=sealed)
+        times = [t1[0] + t2[1], t1[1] + t2[0], t1[2] + t2[3], t1[3] + t2[2]]   # A, B, A's partner, B's
     wins = (w1 == 0) + (w2 == 1)
     diffs, cards = [], []
     for k in range(max(len(s1), len(s2))):
@@ -116,12 +138,12 @@ def _duplicate(args):
             cs.append(s2[k][3] - s2[k][2])
         diffs.append(sum(ds) / len(ds))
         cards.append(sum(cs) / len(cs))
-    return wins, diffs, t1[0] + t2[1], t1[1] + t2[0], len(s1) + len(s2), cards
+    return wins, diffs, times, len(s1) + len(s2), cards
 
 
 def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), matches: int = 10,
           seed: int = 0, threads: Optional[int] = None, options=None, sealed: bool = False,
-          progress: Optional[bool] = None) -> ArenaResult:
+          progress: Optional[bool] = None, partners: Optional[Tuple[Any, Any]] = None) -> ArenaResult:
     """Play ``matches`` duplicate matches (2 x matches in all) of bots A vs B.
 
     A bot is a name (:data:`balout.bots.BOTS`), ``"FILE.py:NAME"`` or
@@ -129,6 +151,11 @@ def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), m
     bot class, or a function of the seed; with more than one thread it must
     be defined at the top level of a module, so that it can be sent to the
     worker processes); see :func:`balout.bots.make_bot`.
+
+    ``partners``: two more bots, A's partner and B's (default: each bot
+    plays both seats of its team). Each is made with a seed of its own and
+    sits opposite its bot; the decision times are reported for each of the
+    four.
 
     ``sealed``: every decision is asked of the state resampled for the seat
     to act (:meth:`balout.State.resample`: the cards it has not seen redealt
@@ -139,18 +166,22 @@ def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), m
     variant, opts, _ = resolve(variant, options)
     if not isinstance(bots, (tuple, list)) or len(bots) != 2:
         raise OptionError(f"give two bots (among {', '.join(BOTS)}, or your own), got {bots!r}")
+    if partners is not None and (not isinstance(partners, (tuple, list)) or len(partners) != 2):
+        raise OptionError(f"give two partners, A's and B's (among {', '.join(BOTS)}, or your own), "
+                          f"got {partners!r}")
     n = _check_int("matches", matches, 1, 1 << 20)
     seed = _check_int("seed", seed, 0, (1 << 63) - 1)
     workers = os.cpu_count() or 1 if threads is None else _check_int("threads", threads, 1, 256)
     if not isinstance(sealed, bool):
         raise OptionError(f"sealed must be True or False, not {sealed!r}")
-    for b in bots:
+    for b in tuple(bots) + tuple(partners or ()):
         make_bot(b, seed)   # every bot made once here: a bad name or factory fails before any match
         if sealed and b == "cheat":
             raise OptionError("cheat plays with every card visible: it cannot play sealed")
         if workers > 1 and not isinstance(b, str):
             _check_picklable(b)
-    jobs = [(variant, dict(opts), bots[0], bots[1], seed, j, sealed) for j in range(n)]
+    partners = tuple(partners) if partners is not None else None
+    jobs = [(variant, dict(opts), bots[0], bots[1], seed, j, sealed, partners) for j in range(n)]
     show = progress if progress is not None else sys.stderr.isatty()
     bar = Progress(n, "duplicate pairs") if show else None
     results = []
@@ -165,14 +196,22 @@ def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), m
             bar.close()
     wins = sum(r[0] for r in results)
     diffs = np.asarray([d for r in results for d in r[1]], np.float64)
-    names = bot_name(bots[0]), bot_name(bots[1])
-    if names[0] == names[1]:
-        names = (names[0] + "_A", names[1] + "_B")
-    times = {names[0]: [t for r in results for t in r[2]], names[1]: [t for r in results for t in r[3]]}
-    cards = np.asarray([c for r in results for c in r[5]], np.float64)
-    labels = tuple(b if isinstance(b, str) else bot_name(b) for b in bots)
-    return ArenaResult(variant, labels, n, wins, diffs, times, sum(r[4] for r in results), cards, seed, sealed,
-                       dict(opts))
+    keys = _time_keys([bot_name(b) for b in tuple(bots) + tuple(partners or ())])
+    times = {key: [t for r in results for t in r[2][k]] for k, key in enumerate(keys)}
+    cards = np.asarray([c for r in results for c in r[4]], np.float64)
+
+    def labels(bs):
+        return tuple(b if isinstance(b, str) else bot_name(b) for b in bs)
+
+    return ArenaResult(variant, labels(bots), n, wins, diffs, times, sum(r[3] for r in results), cards, seed,
+                       sealed, dict(opts), labels(partners) if partners is not None else None)
+
+
+def _time_keys(names: List[str]) -> List[str]:
+    """A key per bot (A, B, then A's and B's partners): its name, with its
+    role added where two bots share a name."""
+    roles = ("A", "B", "A_partner", "B_partner")
+    return [f"{name}_{roles[k]}" if names.count(name) > 1 else name for k, name in enumerate(names)]
 
 
 def _check_picklable(factory) -> None:

@@ -198,14 +198,17 @@ def cmd_arena(args) -> int:
 
     options = args.options
     bots = tuple(b.strip() for b in args.bots.split(","))
+    partners = tuple(b.strip() for b in args.partners.split(",")) if args.partners is not None else None
     res = arena(args.variant, bots, args.matches, seed=args.seed, threads=args.threads, options=options,
-                sealed=args.sealed, progress=args.progress)
+                sealed=args.sealed, progress=args.progress, partners=partners)
     s = res.summary()
     if args.json:
         print(json.dumps(s))
         return 0
     a, b = s["bots"]
-    print(f"{s['variant']}: {a} vs {b}, {s['matches']} matches ({s['matches'] // 2} duplicate pairs), "
+    teams = f"{a} vs {b}" if not s["partners"] else \
+        f"{a} with {s['partners'][0]} vs {b} with {s['partners'][1]}"
+    print(f"{s['variant']}: {teams}, {s['matches']} matches ({s['matches'] // 2} duplicate pairs), "
           f"{s['hands']} hands")
     lo, hi = s["win_rate_ci95"]
     print(f"match win rate of {a}: {s['win_rate']:.3f}  [{lo:.3f}, {hi:.3f}]")
@@ -296,6 +299,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="A,B, each among random, easy, medium, hard, cheat, pimc, ismcts, or your own bot "
                          "as FILE.py:NAME or module:NAME (NAME a bot class, or a function of the seed that "
                          "returns a bot: an object with an act(state) method)")
+    ar.add_argument("--partners", default=None,
+                    help="C,D: A's partner and B's, named as the bots are (default: each bot plays both "
+                         "seats of its team)")
     ar.add_argument("--matches", type=_pos_int, default=10, help="duplicate pairs of matches")
     ar.add_argument("--seed", type=_nonneg_int, default=0)
     ar.add_argument("--threads", type=_pos_int, default=None, help="worker processes (default: all cores)")
