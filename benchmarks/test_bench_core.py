@@ -40,8 +40,8 @@ def test_legal_mask_mid_hand(benchmark, rate, mid_hand_states, variant):
 
 @pytest.mark.parametrize("kind", ["information_state", "observation"])
 def test_tensor_mid_hand(benchmark, rate, mid_hand_states, kind):
-    """information_state_tensor (perfect recall, from the view) and
-    observation_tensor, mid-hand in belote."""
+    """information_state_tensor (perfect recall) and observation_tensor,
+    built in the core, mid-hand in belote."""
     s = mid_hand_states["belote"]
     t = benchmark(getattr(s, f"{kind}_tensor"), s.to_act)
     assert t.sum() > 8

@@ -618,8 +618,8 @@ def test_fuzz_garbage_in_search_and_bot_arguments(variant):
             "ISMCTSBot": lambda: ISMCTSBot(b(), g(), b(), g()),
             "act": lambda: make_bot(rng.choice(["random", "easy", "medium"]), 1).act(g()),
             "view": lambda: s.view(g()),
-            "information_state_tensor": lambda: s.information_state_tensor(g()),
-            "observation_tensor": lambda: s.observation_tensor(g()),
+            "information_state_tensor": lambda: s.information_state_tensor(rng.choice([seat, g()]), out=g()),
+            "observation_tensor": lambda: s.observation_tensor(rng.choice([seat, g()]), out=g()),
             "resample": lambda: s.resample(g(), rng.choice([1, g()])),
         }
         snap = snapshot(s)
@@ -662,7 +662,8 @@ def test_fuzz_garbage_in_match_simulation_record_and_card_arguments(variant):
                                                          max_hands=b()),
             "arena": lambda: arena(variant, (rng.choice(["random", g()]), rng.choice(["easy", g()])),
                                    rng.choice([1, b()]), seed=g(), threads=threads(),
-                                   sealed=rng.choice([False, g()])),
+                                   sealed=rng.choice([False, g()]),
+                                   partners=rng.choice([None, g(), ("easy", g()), (g(), "random")])),
             "State": lambda: State(variant, deck=g(), dealer=g()),
             "State.from_record": lambda: State.from_record(rng.choice([g(), {"deck": deck}]), match_score=g(),
                                                            litige_pot=g()),
@@ -717,3 +718,24 @@ def test_errors_pickle_with_their_attributes():
     for e in (info.value, info.value.at("plays[3]"), rec.value):
         back = pickle.loads(pickle.dumps(e))
         assert type(back) is type(e) and str(back) == str(e) and back.to_dict() == e.to_dict()
+
+
+def test_tensors_refuse_an_out_array_they_cannot_fill():
+    from balout.state import OBSERVATION_TENSOR_SIZE, TENSOR_SIZE
+    s = State("belote", seed=4)
+    s.apply_action("take")
+    before = s.information_state_tensor(1)
+    readonly = np.zeros(TENSOR_SIZE, np.float32)
+    readonly.flags.writeable = False
+    cases = [(np.zeros(TENSOR_SIZE, np.float64), "not a float64 array of shape"),
+             (np.zeros(TENSOR_SIZE + 1, np.float32), r"shape \(2776,\) for the information state tensor, not a "
+                                                     r"float32 array of shape \(2777,\)"),
+             (np.zeros((2, TENSOR_SIZE), np.float32)[:, 0], "not a float32 array of shape"),
+             (np.zeros((2, TENSOR_SIZE), np.float32), "not a float32 array of shape"),
+             (readonly, "must be a writable"), ([0.0] * TENSOR_SIZE, "not list")]
+    for out, message in cases:
+        with pytest.raises(OptionError, match=message):
+            s.information_state_tensor(1, out=out)
+    with pytest.raises(OptionError, match=rf"shape \({OBSERVATION_TENSOR_SIZE},\) for the observation tensor"):
+        s.observation_tensor(1, out=np.zeros(TENSOR_SIZE, np.float32))
+    assert np.array_equal(s.information_state_tensor(1), before) and not readonly.any()

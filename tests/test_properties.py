@@ -20,6 +20,7 @@ import balout
 from balout import State
 from balout import _core
 from balout.records import replay
+from balout.state import OBSERVATION_TENSOR_SIZE, TENSOR_SIZE
 
 FULL = 0xFFFFFFFF
 SUIT_BITS = 0xFF
@@ -709,6 +710,63 @@ def test_information_state_tensor_has_perfect_recall(s, data):
                                            + 1 + 2 * len(got["decisions"]) + 2 * len(v.plays)
                                            + sum(len(c) for c in got["shown"].values())
                                            + (v.belote_seat is not None))
+
+
+def _reference_shown(s, seat: int):
+    """What the rules show ``seat`` (RULES.md): declarations once the first
+    trick is over (its own at once), the belote once its holder has played
+    the king or queen of trump (its own at once); from the public history."""
+    plays = s._split_history()[3]
+    shown = {p: s.declaration_cards[p] for p in range(4)
+             if s.declared_seats >> p & 1 and (s.tricks_played >= 1 or p == seat)}
+    b, kq = s.belote_seat, {s.trump_id * 8 + 5, s.trump_id * 8 + 6}
+    belote = b if b >= 0 and (b == seat or any(c in kq for p, c in plays if p == b)) else None
+    return shown, belote
+
+
+def _reference_observation_tensor(s, seat: int) -> np.ndarray:
+    """observation_tensor by its documented layout, from the public history."""
+    t = np.zeros(345, np.float32)
+    rel = lambda p: (p - seat) & 3  # noqa: E731
+    t[[c for c in range(32) if s.hand_masks[seat] >> c & 1]] = 1
+    t[32 + s.offer_id] = 1
+    for p, c in s._split_history()[3]:
+        t[64 + 32 * rel(p) + c] = 1
+    for p, c in s.trick:
+        t[192 + 32 * rel(p) + int(c)] = 1
+    t[320 + rel(s.dealer)] = 1
+    if s.bidder >= 0:
+        t[324 + rel(s.bidder)] = 1
+    t[328 + s.kind_id] = 1
+    if s.trump_id >= 0:
+        t[331 + s.trump_id] = 1
+    t[335 + s.phase_id] = 1
+    t[340 + min(s.multiplier, 4) - 1] = 1
+    t[344] = float(s.gahwa)
+    return t
+
+
+@FAST
+@given(fresh_states(), st.data())
+def test_native_view_and_tensors_match_their_references(s, data):
+    """The core's view of a seat (declarations and belote shown) and its
+    observation tensor agree with references written from the rules and the
+    documented layout; both tensors write into a given row as they return."""
+    play_some(s, data, 60)
+    note_state(s)
+    seat = data.draw(st.integers(0, 3), label="seat")
+    v = s.view(seat)
+    shown, belote = _reference_shown(s, seat)
+    assert {p: int(c) for p, c in v.declarations.items()} == shown and v.belote_seat == belote
+    obs = s.observation_tensor(seat)
+    assert np.array_equal(obs, _reference_observation_tensor(s, seat))
+    batch = np.full((3, TENSOR_SIZE), 7, np.float32)
+    row = batch[1]
+    assert s.information_state_tensor(seat, out=row) is row
+    assert np.array_equal(batch[1], s.information_state_tensor(seat)) and (batch[[0, 2]] == 7).all()
+    rows = np.full((2, OBSERVATION_TENSOR_SIZE), 7, np.float32)
+    s.observation_tensor(seat, out=rows[0])
+    assert np.array_equal(rows[0], obs) and (rows[1] == 7).all()
 
 
 @SLOW

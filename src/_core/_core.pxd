@@ -192,3 +192,26 @@ cdef class HandState:
     cdef readonly object options
     cpdef list legal_actions(self)
     cpdef bint is_terminal(self)
+
+
+cdef extern from "tensor.h" nogil:
+    enum:
+        DECISION_SLOTS
+        NUM_DECISIONS
+        IT_HAND
+        IT_OFFER
+        IT_RECEIVER
+        IT_DEALER
+        IT_TO_ACT
+        IT_PHASE
+        IT_DECISIONS
+        IT_PLAYS
+        IT_SHOWN
+        IT_BELOTE
+        IT_MATCH
+        INFO_TENSOR_SIZE
+        OBSERVATION_TENSOR_SIZE
+
+    void view_shown(const Hand *h, int seat, int *decl_seats, int *belote_seat)
+    int info_tensor(const Hand *h, int seat, float *out)
+    void observation_tensor(const Hand *h, int seat, float *out)

@@ -769,3 +769,4 @@ def bruteforce_value(HandState state not None):
 
 
 include "ismcts.pxi"
+include "tensor.pxi"

@@ -5,3 +5,4 @@
 #include "sim.c"
 #include "search.c"
 #include "ismcts.c"
+#include "tensor.c"

@@ -15,6 +15,7 @@ from typing import Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tupl
 import numpy as np
 
 from . import rules as _rules
+from . import _core
 from ._core import DeckStream, HandState
 from .actions import ACTION_NAMES, DECLARE, NUM_ACTIONS, PASS, action_name, parse_action
 from .cards import SUITS, Card, CardSet, card_name
@@ -122,21 +123,16 @@ class View:
     declaring: Tuple[Tuple[int, str], ...] = ()   # declarations by choice: each seat's 'declare' or 'pass'
 
 
-# observation_tensor layout
-_T_HAND, _T_OFFER, _T_PLAYED, _T_TRICK = 0, 32, 64, 192
-_T_DEALER, _T_BIDDER, _T_KIND, _T_TRUMP, _T_PHASE, _T_MULT = 320, 324, 328, 331, 335, 340
-OBSERVATION_TENSOR_SIZE = 345
-
-# information_state_tensor layout (perfect recall); seats relative to the observer
-DECISION_SLOTS = 64                 # a hand has about 20 non-card actions at the most (random hands: 11)
-_NUM_DECISIONS = NUM_ACTIONS - 32   # the decision action ids, 32..49
-_I_HAND, _I_OFFER, _I_RECEIVER, _I_DEALER, _I_TO_ACT, _I_PHASE = 0, 32, 64, 68, 72, 76
-_I_DECISIONS = 81                   # per slot: seat (4), decision (18)
-_I_PLAYS = _I_DECISIONS + DECISION_SLOTS * (4 + _NUM_DECISIONS)   # per card played, in order: seat (4), card (32)
-_I_SHOWN = _I_PLAYS + 32 * (4 + 32)                               # declarations shown, by seat (4 x 32)
-_I_BELOTE = _I_SHOWN + 4 * 32                                     # an announced belote's seat (4)
-_I_MATCH = _I_BELOTE + 4            # own team's and the other's match score, litige pot, over the target
-TENSOR_SIZE = _I_MATCH + 3
+# the tensors' layouts, fixed in the core (tensor.h); seats relative to the observer
+_L = _core.TENSOR_LAYOUT
+DECISION_SLOTS = _L["decision_slots"]   # a hand has about 20 non-card actions at the most (random hands: 11)
+_NUM_DECISIONS = _L["num_decisions"]    # the decision action ids, 32..49
+_I_HAND, _I_OFFER, _I_RECEIVER, _I_DEALER, _I_TO_ACT, _I_PHASE = (
+    _L[k] for k in ("hand", "offer", "receiver", "dealer", "to_act", "phase"))
+_I_DECISIONS, _I_PLAYS, _I_SHOWN, _I_BELOTE, _I_MATCH = (
+    _L[k] for k in ("decisions", "plays", "shown", "belote", "match"))
+TENSOR_SIZE = _L["size"]
+OBSERVATION_TENSOR_SIZE = _L["observation_size"]
 
 
 class State(HandState):
@@ -320,17 +316,9 @@ class State(HandState):
         """The information ``seat`` may see: its hand, the offer, the public history."""
         seat = _check_int("seat", seat, 0, 3)
         bids, doubling, declaring, plays = self._split_history()
-        shown = {}
+        shown_seats, belote = _core.shown_to(self, seat)
         decl_cards = self.declaration_cards
-        for s in range(4):
-            if self.declared_seats >> s & 1 and (self.tricks_played >= 1 or s == seat):
-                shown[s] = CardSet.from_mask(decl_cards[s])
-        belote = None
-        b = self.belote_seat
-        if b >= 0:
-            kq = {self.trump_id * 8 + 5, self.trump_id * 8 + 6}
-            if b == seat or any(c in kq for s, c in plays if s == b):
-                belote = b
+        shown = {s: CardSet.from_mask(decl_cards[s]) for s in range(4) if shown_seats >> s & 1}
         return View(
             seat=seat, variant=self.variant, phase=self.phase, to_act=self.to_act,
             dealer=self.dealer, hand=self.hand(seat), offer=self.offer,
@@ -340,17 +328,19 @@ class State(HandState):
             doubling=tuple((s, ACTION_NAMES[a]) for s, a in doubling),
             plays=tuple((s, Card(a)) for s, a in plays),
             trick=tuple(self.trick), card_points=self.card_points, tricks_won=self.tricks_won,
-            declarations=shown, belote_seat=belote,
+            declarations=shown, belote_seat=belote if belote >= 0 else None,
             legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
             match_score=self.match_before, litige_pot=self.pot_before,
             declaring=tuple((s, ACTION_NAMES[a]) for s, a in declaring),
         )
 
-    def information_state_tensor(self, seat: int) -> np.ndarray:
+    def information_state_tensor(self, seat: int, out: Optional[np.ndarray] = None) -> np.ndarray:
         """A float32 vector of everything ``seat`` knows, with perfect recall
-        (OpenSpiel's convention): built from :meth:`view` alone, and two
-        different views give two different vectors. Seats are relative to
-        ``seat`` (0 itself, 1 the next to play, ...).
+        (OpenSpiel's convention): what :meth:`view` holds, and two different
+        views give two different vectors. Seats are relative to ``seat`` (0
+        itself, 1 the next to play, ...). ``out``: a float32 array of shape
+        ``(TENSOR_SIZE,)`` to write into (a row of a batch, say) instead of
+        a new one.
 
         Layout (size ``TENSOR_SIZE``): own hand (32), offer (32), offer's
         receiver (4), dealer (4), seat to act (4), phase (5); the bids,
@@ -360,43 +350,13 @@ class State(HandState):
         seat (4 x 32); an announced belote's seat (4); the own team's and the
         other team's match score and the litige pot, over the match target
         (3). Zeros where nothing is known yet."""
-        seat = _check_int("seat", seat, 0, 3)
-        v = self.view(seat)
-        t = np.zeros(TENSOR_SIZE, dtype=np.float32)
+        return _core.information_state_tensor_of(self, _check_int("seat", seat, 0, 3), out)
 
-        def rel(s: int) -> int:
-            return (s - seat) & 3
-
-        t[[_I_HAND + int(c) for c in v.hand]] = 1
-        t[_I_OFFER + int(v.offer)] = 1
-        if v.offer_receiver is not None:
-            t[_I_RECEIVER + rel(v.offer_receiver)] = 1
-        t[_I_DEALER + rel(v.dealer)] = 1
-        if v.to_act >= 0:
-            t[_I_TO_ACT + rel(v.to_act)] = 1
-        t[_I_PHASE + self.phase_id] = 1
-        decisions = v.bids + v.doubling + v.declaring
-        if len(decisions) > DECISION_SLOTS:   # not reachable under the rules; never a silent overlap
-            raise BaloutError(f"{len(decisions)} decisions do not fit the tensor's {DECISION_SLOTS} slots")
-        for k, (s, name) in enumerate(decisions):
-            base = _I_DECISIONS + k * (4 + _NUM_DECISIONS)
-            t[base + rel(s)] = t[base + 4 + parse_action(name) - 32] = 1
-        for k, (s, c) in enumerate(v.plays):
-            base = _I_PLAYS + k * 36
-            t[base + rel(s)] = t[base + 4 + int(c)] = 1
-        for s, cards in v.declarations.items():
-            t[[_I_SHOWN + 32 * rel(s) + int(c) for c in cards]] = 1
-        if v.belote_seat is not None:
-            t[_I_BELOTE + rel(v.belote_seat)] = 1
-        target = float(self.options.get("target") or 1)
-        team = seat & 1
-        t[_I_MATCH:_I_MATCH + 3] = (v.match_score[team] / target, v.match_score[team ^ 1] / target,
-                                    v.litige_pot / target)
-        return t
-
-    def observation_tensor(self, seat: int) -> np.ndarray:
+    def observation_tensor(self, seat: int, out: Optional[np.ndarray] = None) -> np.ndarray:
         """A compact float32 vector of what ``seat`` observes now, seats
         relative to it (not perfect recall: the order of the play is lost).
+        ``out``: a float32 array of shape ``(OBSERVATION_TENSOR_SIZE,)`` to
+        write into.
 
         Layout: own hand (32), offer (32), cards played by each relative seat
         (4 x 32), current trick by relative seat (4 x 32), relative dealer (4),
@@ -404,25 +364,7 @@ class State(HandState):
         phase (5), multiplier x1/x2/x3/x4 and gahwa (5). Size
         OBSERVATION_TENSOR_SIZE.
         """
-        seat = _check_int("seat", seat, 0, 3)
-        t = np.zeros(OBSERVATION_TENSOR_SIZE, dtype=np.float32)
-        bits = np.arange(32)
-        t[_T_HAND:_T_HAND + 32] = (self.hand_masks[seat] >> bits) & 1
-        t[_T_OFFER + self.offer_id] = 1
-        for s, a in self._split_history()[3]:
-            t[_T_PLAYED + 32 * ((s - seat) & 3) + a] = 1
-        for s, c in self.trick:
-            t[_T_TRICK + 32 * ((s - seat) & 3) + c] = 1
-        t[_T_DEALER + ((self.dealer - seat) & 3)] = 1
-        if self.bidder >= 0:
-            t[_T_BIDDER + ((self.bidder - seat) & 3)] = 1
-        t[_T_KIND + self.kind_id] = 1
-        if self.trump_id >= 0:
-            t[_T_TRUMP + self.trump_id] = 1
-        t[_T_PHASE + self.phase_id] = 1
-        t[_T_MULT + min(self.multiplier, 4) - 1] = 1
-        t[_T_MULT + 4] = float(self.gahwa)
-        return t
+        return _core.observation_tensor_of(self, _check_int("seat", seat, 0, 3), out)
 
     # ------------------------------------------------------------ records
 
