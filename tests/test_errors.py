@@ -620,6 +620,9 @@ def test_fuzz_garbage_in_search_and_bot_arguments(variant):
             "view": lambda: s.view(g()),
             "information_state_tensor": lambda: s.information_state_tensor(rng.choice([seat, g()]), out=g()),
             "observation_tensor": lambda: s.observation_tensor(rng.choice([seat, g()]), out=g()),
+            "information_state_string": lambda: s.information_state_string(g()),
+            "observation_string": lambda: s.observation_string(g()),
+            "legal_actions_mask": lambda: s.legal_actions_mask(g()),
             "resample": lambda: s.resample(g(), rng.choice([1, g()])),
         }
         snap = snapshot(s)

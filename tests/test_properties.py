@@ -649,6 +649,8 @@ def test_resample_is_indistinguishable_for_its_seat(s, data):
     seat = data.draw(st.integers(0, 3), label="seat")
     r = s.resample(seat, data.draw(seeds, label="resample seed"))
     assert r.view(seat) == s.view(seat)
+    assert r.information_state_string(seat) == s.information_state_string(seat)
+    assert r.observation_string(seat) == s.observation_string(seat)
     assert np.array_equal(r.information_state_tensor(seat), s.information_state_tensor(seat))
     assert np.array_equal(r.observation_tensor(seat), s.observation_tensor(seat))
     assert r.hand_masks[seat] == s.hand_masks[seat] and sorted(r.deck) == sorted(s.deck)
@@ -767,6 +769,43 @@ def test_native_view_and_tensors_match_their_references(s, data):
     rows = np.full((2, OBSERVATION_TENSOR_SIZE), 7, np.float32)
     s.observation_tensor(seat, out=rows[0])
     assert np.array_equal(rows[0], obs) and (rows[1] == 7).all()
+
+
+@SLOW
+@given(fresh_states(), st.data())
+def test_information_state_string_is_one_to_one_with_the_view(s, data):
+    """Along a hand, two states give a seat the same information state
+    string exactly when they give it the same view (and so the same
+    perfect-recall tensor): the states compared are each state, every
+    state one action after it (every action is public), the state
+    resampled for the seat, and the state with another match score (where
+    the same actions are legal with it). The
+    legal actions mask marks the legal actions of the seat to act only."""
+    seen = {}
+    seed = data.draw(seeds, label="resample seed")
+    rng = random.Random(data.draw(st.integers(0, 2 ** 32), label="play seed"))
+    match_score = (rng.randrange(s.options["target"]), rng.randrange(s.options["target"]))
+    while True:
+        note_state(s)
+        others = [s.clone() for _ in s.legal_actions()]
+        for child, a in zip(others, s.legal_actions()):
+            child.apply_action(a)
+        try:       # the match score can change the rules of the hand (baloot's doubling)
+            others.append(State.from_record(s.to_record(), match_score=match_score))
+        except balout.errors.IllegalActionError:
+            pass
+        for seat in range(4):
+            for x in [s, s.resample(seat, seed)] + others:
+                key, view = x.information_state_string(seat), repr(x.view(seat))
+                assert seen.setdefault((seat, key), view) == view
+                assert seen.setdefault((seat, view), key) == key
+                t = x.information_state_tensor(seat).tobytes()
+                assert seen.setdefault((seat, key, "tensor"), t) == t
+            mask = s.legal_actions_mask(seat)
+            assert list(np.flatnonzero(mask)) == (s.legal_actions() if seat == s.to_act else [])
+        if s.is_terminal():
+            break
+        s.apply_action(rng.choice(s.legal_actions()))
 
 
 @SLOW

@@ -686,6 +686,16 @@ def test_view_shows_the_public_history_and_only_the_seats_hand():
     assert s.view(3).declarations == {3: cs("7C 8C 9C")}      # its own, at once
     play(s, "7S 8S")
     assert s.view(1).declarations == {3: cs("7C 8C 9C")}
+    assert s.information_state_string(1) == (
+        "balout seat 1 | dealer 0 | hand TS 7H 9H JH KH 8D TD | offer 7H to 1 | bids 1:take | declaring 3:declare"
+        " | plays 2:AS 3:KS 0:7S 1:8S | shown 3:7C 8C 9C | match 0-0 pot 0 | play, 2 to act")
+    assert s.observation_string(1) == (
+        "balout seat 1 | dealer 0 | hand TS 7H 9H JH KH 8D TD | offer 7H to 1 | contract trump H by 1 x1"
+        " | played 0:7S 1:8S 2:AS 3:KS | trick - | points 15-0 tricks 1-0 | shown 3:7C 8C 9C | match 0-0 pot 0"
+        " | play, 2 to act")
+    mask = s.legal_actions_mask(2)
+    assert mask.dtype == np.uint8 and mask.shape == (50,) and list(np.flatnonzero(mask)) == s.legal_actions()
+    assert not s.legal_actions_mask(1).any() and np.array_equal(s.legal_actions_mask(), mask)
     # nothing of another hand: the same view whatever the others hold
     other = s.resample(1, 3)
     assert other.hand_masks != s.hand_masks and other.view(1) == s.view(1)

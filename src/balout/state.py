@@ -135,6 +135,25 @@ TENSOR_SIZE = _L["size"]
 OBSERVATION_TENSOR_SIZE = _L["observation_size"]
 
 
+def _moves_text(moves) -> str:
+    return " ".join(f"{seat}:{what}" for seat, what in moves) or "-"
+
+
+def _offer_text(v: View) -> str:
+    return f"offer {v.offer}" + (f" to {v.offer_receiver}" if v.offer_receiver is not None else "")
+
+
+def _shown_text(v: View) -> List[str]:
+    parts = [f"shown {s}:{cards}" for s, cards in sorted(v.declarations.items())]
+    if v.belote_seat is not None:
+        parts.append(f"belote {v.belote_seat}")
+    return parts
+
+
+def _turn_text(v: View) -> str:
+    return f"{v.phase}, {v.to_act} to act" if v.to_act >= 0 else v.phase
+
+
 class State(HandState):
     """One hand of ``balout``, ``belote`` or ``baloot``.
 
@@ -333,6 +352,54 @@ class State(HandState):
             match_score=self.match_before, litige_pot=self.pot_before,
             declaring=tuple((s, ACTION_NAMES[a]) for s, a in declaring),
         )
+
+    def information_state_string(self, seat: int) -> str:
+        """Everything ``seat`` knows, with perfect recall, as one line
+        (OpenSpiel's convention; a key for tabular search): two states give
+        the same string exactly when ``seat`` has the same :meth:`view` of
+        them. Seats are absolute."""
+        v = self.view(seat)
+        parts = [f"{v.variant} seat {v.seat}", f"dealer {v.dealer}", f"hand {v.hand or '-'}", _offer_text(v),
+                 "bids " + _moves_text(v.bids)]
+        if v.doubling:
+            parts.append("doubling " + _moves_text(v.doubling))
+        if v.declaring:
+            parts.append("declaring " + _moves_text(v.declaring))
+        if v.plays:
+            parts.append("plays " + _moves_text(v.plays))
+        parts += _shown_text(v)
+        parts.append(f"match {v.match_score[0]}-{v.match_score[1]} pot {v.litige_pot}")
+        parts.append(_turn_text(v))
+        return " | ".join(parts)
+
+    def observation_string(self, seat: int) -> str:
+        """What ``seat`` observes now, as one line (not perfect recall: the
+        order of the bids and of the play is lost, as in
+        :meth:`observation_tensor`). Seats are absolute."""
+        v = self.view(seat)
+        parts = [f"{v.variant} seat {v.seat}", f"dealer {v.dealer}", f"hand {v.hand or '-'}", _offer_text(v)]
+        c = v.contract
+        if c is not None:
+            trump = f" {c.trump}" if c.trump else ""
+            parts.append(f"contract {c.kind}{trump} by {c.bidder} x{c.multiplier}{' gahwa' if c.gahwa else ''}")
+        if v.plays:
+            played = {s: CardSet([card for p, card in v.plays if p == s]) for s in range(4)}
+            parts.append("played " + " ".join(f"{s}:{played[s] or '-'}" for s in range(4)))
+            parts.append("trick " + _moves_text(v.trick))
+            parts.append(f"points {v.card_points[0]}-{v.card_points[1]} tricks {v.tricks_won[0]}-{v.tricks_won[1]}")
+        parts += _shown_text(v)
+        parts.append(f"match {v.match_score[0]}-{v.match_score[1]} pot {v.litige_pot}")
+        parts.append(_turn_text(v))
+        return " | ".join(parts)
+
+    def legal_actions_mask(self, seat: Optional[int] = None) -> np.ndarray:
+        """A uint8 vector over the ``NUM_ACTIONS`` action ids, 1 where the
+        action is legal (OpenSpiel's convention); all zeros for a ``seat``
+        other than the one to act, and once the hand is over."""
+        if seat is not None and _check_int("seat", seat, 0, 3) != self.to_act:
+            return np.zeros(NUM_ACTIONS, np.uint8)
+        bits = np.frombuffer(self.legal_mask().to_bytes(8, "little"), np.uint8)
+        return np.unpackbits(bits, bitorder="little")[:NUM_ACTIONS]
 
     def information_state_tensor(self, seat: int, out: Optional[np.ndarray] = None) -> np.ndarray:
         """A float32 vector of everything ``seat`` knows, with perfect recall
