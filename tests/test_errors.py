@@ -742,3 +742,12 @@ def test_tensors_refuse_an_out_array_they_cannot_fill():
     with pytest.raises(OptionError, match=rf"shape \({OBSERVATION_TENSOR_SIZE},\) for the observation tensor"):
         s.observation_tensor(1, out=np.zeros(TENSOR_SIZE, np.float32))
     assert np.array_equal(s.information_state_tensor(1), before) and not readonly.any()
+
+
+def test_openspiel_module_says_what_to_install(monkeypatch):
+    import importlib
+    import sys
+    monkeypatch.setitem(sys.modules, "pyspiel", None)          # as if OpenSpiel were not installed
+    monkeypatch.delitem(sys.modules, "balout.openspiel", raising=False)
+    with pytest.raises(ImportError, match=r"balout.openspiel needs OpenSpiel: pip install open_spiel"):
+        importlib.import_module("balout.openspiel")

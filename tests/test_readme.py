@@ -6,7 +6,7 @@ README = Path(__file__).parent.parent / "README.md"
 
 
 def test_readme_python_blocks_run():
-    tour, batch, search, own = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    tour, batch, search, own, openspiel = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
     env = {}
     exec(compile(tour, "README.md", "exec"), env)
     assert env["m"].is_over and env["m"].winner in (0, 1)
@@ -20,6 +20,12 @@ def test_readme_python_blocks_run():
     exec(compile(own, "README.md", "exec"), env)
     lo, hi = env["res"].summary()["points_diff_ci95"]
     assert env["res"].matches == 20 and hi < 0     # the first legal action loses to the greedy player
+    try:
+        import pyspiel  # noqa: F401 - a test requirement where OpenSpiel has wheels
+    except ImportError:
+        return
+    exec(compile(openspiel, "README.md", "exec"), env)
+    assert env["state"].is_chance_node() and len(env["state"].chance_outcomes()) == 32
 
 
 def test_readme_shows_the_two_commands():
