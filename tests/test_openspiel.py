@@ -153,3 +153,31 @@ def test_openspiels_ismcts_plays_a_hand():
         else:
             s.apply_action(int(rng.choice(s.legal_actions())))
     assert decisions >= 1 and sum(s.returns()) == 0
+
+
+def test_balout_bots_play_in_openspiel_and_openspiel_bots_in_the_arena():
+    from open_spiel.python.algorithms import ismcts, mcts
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+
+    from balout.arena import arena
+    from balout.bots import make_bot
+    from balout.openspiel import OpenSpielBot, as_openspiel_bot
+
+    game = pyspiel.load_game("python_balout")
+    rng = np.random.RandomState(2)
+    returns = evaluate_bots(game.new_initial_state(), [as_openspiel_bot(b) for b in ("easy", "random") * 2], rng)
+    assert sum(returns) == 0 and returns[0] == returns[2]
+    s = deal_and_play(game, np.random.default_rng(6), until=4)
+    assert as_openspiel_bot("easy").step(s) == make_bot("easy").act(s.hand.clone())
+    # there and back: the greedy player through OpenSpiel's interface plays as itself, every deal even
+    same = arena("balout", (lambda seed: OpenSpielBot(as_openspiel_bot("easy")), "easy"), matches=2, seed=5,
+                 threads=1)
+    assert same.wins == 2 and not same.deal_diffs.any()
+
+    def ismcts_bot(seed):
+        r = np.random.RandomState(seed % 2 ** 32)
+        return OpenSpielBot(lambda g: ismcts.ISMCTSBot(game=g, evaluator=mcts.RandomRolloutEvaluator(1, r),
+                                                       uct_c=2.0, max_simulations=10, random_state=r))
+
+    res = arena("belote", (ismcts_bot, "random"), matches=1, seed=1, threads=1, sealed=True)
+    assert res.hands > 0 and res.summary()["ismcts_bot_ms_median"] > 0

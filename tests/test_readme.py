@@ -39,7 +39,7 @@ def test_readme_shows_the_two_commands():
 def test_your_own_bot_guide_runs():
     """docs/your-own-bot.md: the example bot plays sealed arena matches."""
     guide = (Path(__file__).parent.parent / "docs" / "your-own-bot.md").read_text(encoding="utf-8")
-    bot, measure = re.findall(r"```python\n(.*?)```", guide, re.S)
+    bot, measure, openspiel = re.findall(r"```python\n(.*?)```", guide, re.S)
     env = {}
     exec(compile(bot, "your-own-bot.md", "exec"), env)
     exec(compile(measure, "your-own-bot.md", "exec"), env)
@@ -47,3 +47,12 @@ def test_your_own_bot_guide_runs():
     assert s["bots"] == ["EndgamePIMC", "easy"] and s["sealed"] and s["matches"] == 20
     lo, hi = s["points_diff_ci95"]
     assert lo <= s["points_diff"] <= hi and s["EndgamePIMC_ms_median"] > 0
+    try:
+        import pyspiel  # noqa: F401 - a test requirement where OpenSpiel has wheels
+    except ImportError:
+        return
+    # the OpenSpiel example, cut to one duplicate pair and 10 simulations a decision
+    quick = openspiel.replace("matches=10", "matches=1").replace("max_simulations=100", "max_simulations=10")
+    assert quick.count("matches=1,") == 1 and "max_simulations=10," in quick
+    exec(compile(quick, "your-own-bot.md", "exec"), env)
+    assert env["res"].matches == 1 and env["res"].summary()["openspiel_ismcts_ms_median"] > 0

@@ -21,6 +21,10 @@ team's. The information state and observation (strings and tensors) are
 ``resample_from_infostate`` is :meth:`balout.State.resample`, so OpenSpiel's
 ISMCTS runs on these games.
 
+Bots cross both ways: :class:`OpenSpielBot` makes an OpenSpiel bot a balout
+bot (for :func:`balout.arena.arena`), and :func:`as_openspiel_bot` makes a
+balout bot (``hard``, say) an OpenSpiel one.
+
 Needs OpenSpiel (``pip install open_spiel``, Python 3.11 or newer).
 """
 from __future__ import annotations
@@ -40,7 +44,7 @@ from .errors import OptionError
 from .rules import VARIANTS, defaults
 from .state import OBSERVATION_TENSOR_SIZE, TENSOR_SIZE, State
 
-__all__ = ["register", "GAME_NAMES"]
+__all__ = ["register", "GAME_NAMES", "game_of", "OpenSpielBot", "as_openspiel_bot"]
 
 GAME_NAMES = {v: f"python_{v}" for v in VARIANTS}
 _DECK_SIZE = 32
@@ -221,3 +225,56 @@ def register() -> Tuple[str, ...]:
             _REGISTERED[variant] = _game_class(variant)
             pyspiel.register_game(_game_type(variant), _REGISTERED[variant])
     return tuple(GAME_NAMES[v] for v in VARIANTS)
+
+
+def game_of(state: State) -> BaloutGame:
+    """The OpenSpiel game of a balout hand: its variant, options and dealer."""
+    register()
+    params = {"dealer": state.dealer, **dict(state.options)}
+    return pyspiel.load_game(GAME_NAMES[state.variant], params)
+
+
+class OpenSpielBot:
+    """A balout bot (``act(state) -> action``) that asks an OpenSpiel bot:
+    ``bot.step`` sees a copy of the hand as a state of :func:`game_of`.
+
+    ``bot``: an OpenSpiel bot, or a function of the game that makes one
+    (a bot is made per variant and options met). For the arena, a factory
+    of the seed such as ``lambda seed: OpenSpielBot(lambda game:
+    ISMCTSBot(game, ...))``."""
+
+    def __init__(self, bot, name: str = "openspiel"):
+        self.name = name
+        self._bot, self._bots = bot, {}
+
+    def act(self, state: State) -> int:
+        game = game_of(state)
+        bot = self._bot
+        if not isinstance(bot, pyspiel.Bot):
+            key = str(game)
+            if key not in self._bots:
+                self._bots[key] = bot(game)
+            bot = self._bots[key]
+        return int(bot.step(BaloutState(game, state.clone())))
+
+
+class _BaloutBot(pyspiel.Bot):
+    def __init__(self, bot):
+        pyspiel.Bot.__init__(self)
+        self.bot = bot
+
+    def step(self, state: BaloutState) -> int:
+        return int(self.bot.act(state.hand.clone()))
+
+    def restart_at(self, state) -> None:
+        pass
+
+    def inform_action(self, state, player_id, action) -> None:
+        pass
+
+
+def as_openspiel_bot(bot) -> "pyspiel.Bot":
+    """An OpenSpiel bot that plays as the balout ``bot`` (a level's name such
+    as ``"hard"``, or any object with ``act(state)``)."""
+    from .bots import make_bot
+    return _BaloutBot(make_bot(bot) if isinstance(bot, str) else bot)
