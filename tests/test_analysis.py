@@ -26,7 +26,7 @@ import pytest
 
 import balout
 from balout import State, _core
-from balout.analysis import (EXPERIMENTS, Estimate, Experiment, ExperimentError, Plot, Run, Tally, get,
+from balout.analysis import (Estimate, Experiment, ExperimentError, Run, Tally, get,
                              hands_needed, names, run_experiment)
 from balout.analysis import catalogue as cat
 from balout.cli import main

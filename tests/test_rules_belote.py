@@ -11,7 +11,7 @@ from balout import Match, OptionError, State
 from helpers import deck_for, play, state_for
 from test_rules_balout import (BEL, DCAP_BIDS, LIT, LIT9, LITT, LV, LV4, MADE, MADEB, PLAY_DCAP, PLAY_F,
                                PLAY_F9, PLAY_FB, PLAY_FT, PLAY_L, PLAY_L9, PLAY_LB, PLAY_LT, PLAY_M,
-                               PLAY_MB, PLAY_S4, SUITS4, _swapped_deck)
+                               PLAY_MB, SUITS4, _swapped_deck)
 
 BIDS_D1 = ["pass", "pass", "pass", "take"]
 

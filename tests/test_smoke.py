@@ -1,5 +1,4 @@
-from balout import State
-from helpers import deck_for, state_for
+from helpers import state_for
 
 
 def test_deck_for_deals_the_given_hands():

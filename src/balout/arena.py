@@ -35,7 +35,7 @@ __all__ = ["arena", "ArenaResult", "play_match"]
 @dataclass
 class ArenaResult:
     variant: str
-    bots: Tuple[str, str]          # A and B; with partners, the bots in the first and third seat of a team
+    bots: Tuple[str, str]          # A and B (with partners, each sits opposite its partner)
     matches: int
     wins: int                      # matches won by A (of 2 x matches)
     deal_diffs: np.ndarray         # per deal: A minus B hand score, averaged over its plays

@@ -38,8 +38,6 @@ import inspect
 import random as _random
 from typing import Callable, Dict, Optional, Protocol
 
-import numpy as np
-
 from . import _core
 from ._user import is_spec, load, spec_attr
 from .errors import BaloutError, OptionError

@@ -10,16 +10,16 @@ from __future__ import annotations
 import operator
 import secrets
 from dataclasses import dataclass
-from typing import Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
 from . import rules as _rules
 from . import _core
 from ._core import DeckStream, HandState
-from .actions import ACTION_NAMES, DECLARE, NUM_ACTIONS, PASS, action_name, parse_action
+from .actions import ACTION_NAMES, NUM_ACTIONS, action_name
 from .cards import SUITS, Card, CardSet, card_name
-from .errors import BaloutError, CardError, OptionError
+from .errors import CardError, OptionError
 
 __all__ = ["State", "Contract", "View", "OUTCOMES", "TENSOR_SIZE", "OBSERVATION_TENSOR_SIZE", "DECISION_SLOTS"]
 

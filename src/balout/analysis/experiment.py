@@ -23,7 +23,7 @@ import numpy as np
 from .._user import load, spec_attr
 from .. import rules as _rules
 from ..errors import OptionError
-from ..simulate import POLICIES, Progress, iter_simulate, _policies
+from ..simulate import Progress, iter_simulate, _policies
 from .stats import Estimate, Tally
 
 __all__ = ["Run", "Plot", "Experiment", "Context", "Result", "ExperimentError", "run_experiment",

@@ -6,7 +6,7 @@ import io
 import json
 import math
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from .._files import atomic_write
 from .experiment import Plot, Result

@@ -23,8 +23,8 @@ the cell's population, scaled by how rare the cell is.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from dataclasses import dataclass
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -297,7 +297,7 @@ class Tally:
             lo, hi = wilson(k, d)
             sd = math.sqrt(_ac(k, d) * (1 - _ac(k, d)))
             se = math.sqrt(p * (1 - p) / d) if d else float("nan")
-            pop, cell_n = d, d
+            cell_n = d
             value = p
         elif cells.kind == "rate":
             p = s / n if n else float("nan")
