@@ -526,6 +526,8 @@ def test_arena_partners_change_the_teams():
         arena("balout", ("easy", "easy"), matches=1, partners=("easy", "nobody"))
     with pytest.raises(OptionError, match="cheat plays with every card visible"):
         arena("balout", ("easy", "easy"), matches=1, partners=("easy", "cheat"), sealed=True)
+    with pytest.raises(OptionError, match="cannot be sent to the worker processes"):
+        arena("balout", ("easy", "easy"), matches=1, partners=("easy", lambda seed: FirstLegal(seed)), threads=2)
     with pytest.raises(OptionError, match="give two bots"):
         play_match("balout", {}, (make_bot("easy"),) * 3, 1)
 
