@@ -552,6 +552,62 @@ def test_arena_cli_with_partners():
     assert out.returncode == 2 and "give two partners" in out.stderr and "Traceback" not in out.stderr
 
 
+def test_arena_runs_on_the_same_decks_pair_deal_by_deal(tmp_path):
+    from balout.arena import load, paired
+
+    # two deterministic bots, their roles swapped: run c's first matches are run a's second ones
+    a = arena("balout", ("easy", FirstLegal), matches=3, seed=9, threads=1)
+    c = arena("balout", (FirstLegal, "easy"), matches=3, seed=9, threads=2)
+    assert a.deal_keys.shape == (len(a.deal_diffs), 2) and len(a.deal_diffs) > 6
+    assert np.array_equal(a.deal_keys, c.deal_keys) and np.array_equal(c.deal_diffs, -a.deal_diffs)
+    p = paired(a, c)
+    assert p["deals"] == len(a.deal_diffs) and p["bots"] == [["easy", "FirstLegal"], ["FirstLegal", "easy"]]
+    assert p["points_diff"] == pytest.approx(2 * a.deal_diffs.mean())
+    assert p["card_points_diff"] == pytest.approx(2 * a.card_diffs.mean())
+    lo, hi = p["points_diff_ci95"]
+    assert lo < p["points_diff"] < hi
+    # a run against itself, saved and read back: no difference on every deal
+    path = a.save(tmp_path / "a")
+    assert path.endswith("a.npz") and load(path).summary == json.loads(json.dumps(a.summary()))
+    same = paired(path, a)
+    assert same["deals"] == len(a.deal_diffs) and same["points_diff"] == 0 and same["points_diff_ci95"] == [0, 0]
+    # matches of different lengths: only the hands both reached are paired
+    m = arena("balout", ("medium", FirstLegal), matches=3, seed=9, threads=1)
+    common = set(map(tuple, m.deal_keys)) & set(map(tuple, a.deal_keys))
+    assert paired(m, a)["deals"] == len(common) > 0
+    with pytest.raises(OptionError, match="did not deal the same decks: seed 10 against 9"):
+        paired(arena("balout", ("easy", FirstLegal), matches=1, seed=10, threads=1), a)
+    with pytest.raises(OptionError, match="did not deal the same decks: variant"):
+        paired(arena("belote", ("easy", FirstLegal), matches=1, seed=9, threads=1), a)
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(OptionError, match="is not an arena run saved by balout"):
+        paired(str(tmp_path / "junk.npz"), a)
+    with pytest.raises(OptionError, match="give two arena runs"):
+        paired(a, 3)
+
+
+def test_compare_cli(tmp_path):
+    runs = []
+    for bots in ("easy,random", "medium,random"):
+        out = tmp_path / (bots.split(",")[0] + ".npz")
+        r = subprocess.run([sys.executable, "-m", "balout", "arena", "--variant", "belote", "--bots", bots,
+                            "--matches", "2", "--seed", "3", "--threads", "1", "--out", str(out)],
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        runs.append(str(out))
+    r = subprocess.run([sys.executable, "-m", "balout", "compare", *runs, "--json"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    from balout.arena import paired
+    assert json.loads(r.stdout) == json.loads(json.dumps(paired(*runs)))
+    r = subprocess.run([sys.executable, "-m", "balout", "compare", *runs], capture_output=True, text=True,
+                       timeout=300)
+    assert "easy against medium, each against random, on" in r.stdout and "hand score per deal" in r.stdout
+    r = subprocess.run([sys.executable, "-m", "balout", "compare", runs[0], str(tmp_path / "none.npz")],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "is not an arena run saved by balout" in r.stderr and "Traceback" not in r.stderr
+
+
 def test_arena_cli_json():
     out = subprocess.run([sys.executable, "-m", "balout", "arena", "--variant", "baloot", "--bots",
                           "easy,random", "--matches", "2", "--seed", "3", "--threads", "1", "--json"],

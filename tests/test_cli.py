@@ -249,7 +249,7 @@ def test_help(capsys):
     # every command's help, as printed: no argparse escape (%%) left in it
     from balout.cli import main
 
-    for command in ("replay", "solve", "simulate", "arena", "analyze"):
+    for command in ("replay", "solve", "simulate", "arena", "compare", "analyze"):
         with pytest.raises(SystemExit):
             main([command, "--help"])
         out = capsys.readouterr().out

@@ -8,9 +8,15 @@ against two ``hard``, say). Reported: A's match win rate, A's mean
 hand-score difference per deal (A minus B, averaged over the two plays of a
 deal) and its card-point difference, each with a 95% interval, and each
 bot's decision times.
+
+Two runs with the same seed, variant and options deal the same decks (the
+k-th hand of the j-th pair), so they compare deal by deal: :func:`paired`
+gives the difference of two bots against the same opponent, with an
+interval much narrower than the two runs' own (``balout compare``).
 """
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import sys
@@ -23,13 +29,14 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from .bots import BOTS, bot_name, make_bot
+from ._files import atomic_write
 from .errors import BaloutError, BotError, OptionError
 from .match import Match
 from .rules import resolve
 from .simulate import Progress, mean_ci, wilson
 from .state import _check_int
 
-__all__ = ["arena", "ArenaResult", "play_match"]
+__all__ = ["arena", "ArenaResult", "play_match", "paired", "load"]
 
 
 @dataclass
@@ -46,6 +53,7 @@ class ArenaResult:
     sealed: bool = False
     options: Optional[dict] = None           # the rule options, defaults filled in
     partners: Optional[Tuple[str, str]] = None   # A's and B's partners, when they are other bots
+    deal_keys: Optional[np.ndarray] = None       # per deal: (duplicate pair j, hand k of its matches)
 
     def summary(self) -> dict:
         n = 2 * self.matches
@@ -67,6 +75,70 @@ class ArenaResult:
             out[f"{name}_ms_median"] = float(np.median(t)) if len(t) else None
             out[f"{name}_ms_p95"] = float(np.percentile(t, 95)) if len(t) else None
         return out
+
+    def save(self, path: str) -> str:
+        """The summary and the per-deal differences as .npz, atomically, for
+        :func:`paired` and :func:`load`; returns the path written."""
+        path = os.fspath(path)
+        if not path.endswith(".npz"):
+            path += ".npz"
+        arrays = {"summary": np.array(json.dumps(self.summary())), "deal_keys": self.deal_keys,
+                  "deal_diffs": self.deal_diffs, "card_diffs": self.card_diffs}
+        atomic_write(path, lambda f: np.savez(f, **arrays))
+        return path
+
+
+@dataclass
+class SavedArena:
+    """An arena run read back by :func:`load`: its summary and per-deal rows."""
+
+    summary: dict
+    deal_keys: np.ndarray
+    deal_diffs: np.ndarray
+    card_diffs: np.ndarray
+
+
+def load(path: str) -> SavedArena:
+    """Read a file written by :meth:`ArenaResult.save`."""
+    try:
+        with np.load(os.fspath(path), allow_pickle=False) as z:
+            return SavedArena(json.loads(str(z["summary"])), z["deal_keys"], z["deal_diffs"], z["card_diffs"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise OptionError(f"{path} is not an arena run saved by balout ({type(e).__name__}: {e})") from None
+
+
+def paired(a, b) -> dict:
+    """Bot A of run ``a`` against bot A of run ``b``, deal by deal.
+
+    Both runs must have dealt the same decks: the same variant, options and
+    seed (and, for the comparison to mean something, the same opponent).
+    Their common deals (hands that both runs' matches reached) are paired:
+    the mean difference of A's hand-score margin, and of its card-point
+    margin, with 95% intervals. ``a`` and ``b``: :class:`ArenaResult`, or
+    what :func:`load` returns, or a path to a saved run."""
+    runs = [load(r) if isinstance(r, (str, os.PathLike)) else r for r in (a, b)]
+    for r in runs:
+        if not isinstance(r, (ArenaResult, SavedArena)):
+            raise OptionError(f"give two arena runs (ArenaResult, or a saved .npz), not {type(r).__name__}")
+    sums = [r.summary() if isinstance(r, ArenaResult) else r.summary for r in runs]
+    for key in ("variant", "seed", "options"):
+        if sums[0][key] != sums[1][key]:
+            raise OptionError(f"the runs did not deal the same decks: {key} {sums[0][key]!r} against "
+                              f"{sums[1][key]!r}")
+    rows = []
+    for r in runs:
+        keys = r.deal_keys if r.deal_keys is not None else np.zeros((0, 2), np.int64)
+        rows.append({(int(j), int(k)): i for i, (j, k) in enumerate(keys)})
+    common = sorted(set(rows[0]) & set(rows[1]))
+    ia = np.asarray([rows[0][key] for key in common], np.int64)
+    ib = np.asarray([rows[1][key] for key in common], np.int64)
+    out = {"variant": sums[0]["variant"], "seed": sums[0]["seed"], "bots": [sums[0]["bots"], sums[1]["bots"]],
+           "deals": len(common)}
+    for name, attr in (("points_diff", "deal_diffs"), ("card_points_diff", "card_diffs")):
+        d = (getattr(runs[0], attr)[ia] - getattr(runs[1], attr)[ib]).astype(np.float64)
+        m, ci = mean_ci(float(d.sum()), float((d * d).sum()), len(d))
+        out[name], out[name + "_ci95"] = m, list(ci)
+    return out
 
 
 def play_match(variant: str, options, bots, seed: int, max_hands: int = 1000, sealed: bool = False):
@@ -184,7 +256,7 @@ def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), m
     jobs = [(variant, dict(opts), bots[0], bots[1], seed, j, sealed, partners) for j in range(n)]
     show = progress if progress is not None else sys.stderr.isatty()
     bar = Progress(n, "duplicate pairs") if show else None
-    results = []
+    results: List[Any] = []
     try:
         with ProcessPoolExecutor(max_workers=workers) if workers > 1 else nullcontext() as pool:
             for r in (pool.map(_duplicate, jobs) if pool is not None else map(_duplicate, jobs)):
@@ -199,12 +271,13 @@ def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), m
     keys = _time_keys([bot_name(b) for b in tuple(bots) + tuple(partners or ())])
     times = {key: [t for r in results for t in r[2][k]] for k, key in enumerate(keys)}
     cards = np.asarray([c for r in results for c in r[4]], np.float64)
+    keys = np.asarray([(j, k) for j, r in enumerate(results) for k in range(len(r[1]))], np.int64).reshape(-1, 2)
 
     def labels(bs):
         return tuple(b if isinstance(b, str) else bot_name(b) for b in bs)
 
     return ArenaResult(variant, labels(bots), n, wins, diffs, times, sum(r[3] for r in results), cards, seed,
-                       sealed, dict(opts), labels(partners) if partners is not None else None)
+                       sealed, dict(opts), labels(partners) if partners is not None else None, keys)
 
 
 def _time_keys(names: List[str]) -> List[str]:

@@ -202,6 +202,8 @@ def cmd_arena(args) -> int:
     res = arena(args.variant, bots, args.matches, seed=args.seed, threads=args.threads, options=options,
                 sealed=args.sealed, progress=args.progress, partners=partners)
     s = res.summary()
+    if args.out:
+        res.save(args.out)
     if args.json:
         print(json.dumps(s))
         return 0
@@ -220,6 +222,22 @@ def cmd_arena(args) -> int:
     for key in sorted(k for k in s if k.endswith("_ms_median")):
         name = key[: -len("_ms_median")]
         print(f"decision time {name}: median {s[key]:.2f} ms, p95 {s[name + '_ms_p95']:.2f} ms")
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from .arena import paired
+
+    out = paired(args.first, args.second)
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    (a, opp), (b, opp_b) = out["bots"]
+    against = f"each against {opp}" if opp == opp_b else f"against {opp} and {opp_b} respectively"
+    print(f"{out['variant']}, seed {out['seed']}: {a} against {b}, {against}, on {out['deals']} common deals")
+    for name, label in (("points_diff", "hand score"), ("card_points_diff", "card points")):
+        lo, hi = out[name + "_ci95"]
+        print(f"{label} per deal, {a}'s margin minus {b}'s: {out[name]:+.2f}  [{lo:+.2f}, {hi:+.2f}]")
     return 0
 
 
@@ -310,10 +328,17 @@ def build_parser() -> argparse.ArgumentParser:
                     help="each bot acts on a state with the cards its seat has not seen redealt (no bot can "
                          "read a hidden card; balout's own bots decide the same either way)")
     ar.add_argument("--json", action="store_true")
+    ar.add_argument("--out", type=_out_file, default=None,
+                    help="save the summary and the per-deal differences as .npz (for balout compare)")
     ar.add_argument("--progress", dest="progress", action="store_true", default=None,
                     help="always show the progress bar (default: on a terminal)")
     ar.add_argument("--no-progress", dest="progress", action="store_false")
     ar.set_defaults(func=cmd_arena)
+    cp = sub.add_parser("compare", help="two arena runs on the same decks, deal by deal")
+    cp.add_argument("first", help="an arena run saved with --out")
+    cp.add_argument("second", help="another, with the same variant, options and seed")
+    cp.add_argument("--json", action="store_true")
+    cp.set_defaults(func=cmd_compare)
     m = sub.add_parser("simulate", help="simulate many independent hands natively")
     m.add_argument("--variant", default="balout", choices=VARIANTS)
     m.add_argument("--hands", type=_nonneg_int, default=1_000_000, help="number of hands (default 1,000,000)")
