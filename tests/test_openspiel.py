@@ -125,6 +125,8 @@ def test_resample_from_infostate_keeps_what_the_player_knows():
         seat = s.current_player()
         r = s.resample_from_infostate(seat, sampler)
         assert r.information_state_string(seat) == s.information_state_string(seat)
+        assert r.history() == list(r.hand.deck) + list(r.hand.action_history) and r.move_number() == s.move_number()
+        assert r.history()[32:] == s.history()[32:] and r.hand.to_record() != s.hand.to_record()
         assert r.legal_actions() == s.legal_actions()
         others = [p for p in range(4) if p != seat]
         assert [r.hand.hand_masks[p] for p in others] != [s.hand.hand_masks[p] for p in others]
@@ -161,7 +163,7 @@ def test_balout_bots_play_in_openspiel_and_openspiel_bots_in_the_arena():
 
     from balout.arena import arena
     from balout.bots import make_bot
-    from balout.openspiel import OpenSpielBot, as_openspiel_bot
+    from balout.openspiel import BaloutState, OpenSpielBot, as_openspiel_bot, game_of
 
     game = pyspiel.load_game("python_balout")
     rng = np.random.RandomState(2)
@@ -173,6 +175,15 @@ def test_balout_bots_play_in_openspiel_and_openspiel_bots_in_the_arena():
     same = arena("balout", (lambda seed: OpenSpielBot(as_openspiel_bot("easy")), "easy"), matches=2, seed=5,
                  threads=1)
     assert same.wins == 2 and not same.deal_diffs.any()
+    # a hand of a match as an OpenSpiel state: its history, and its own match score
+    from balout import Match
+    m = Match("baloot", seed=4, score=(120, 30))
+    hand = m.new_hand()
+    for _ in range(5):
+        hand.apply_action(hand.legal_actions()[0])
+    wrapped = BaloutState.of(game_of(hand), hand)
+    assert wrapped.history() == list(hand.deck) + list(hand.action_history)
+    assert wrapped.hand == hand and wrapped.hand.match_before == (120, 30)
 
     def ismcts_bot(seed):
         r = np.random.RandomState(seed % 2 ** 32)

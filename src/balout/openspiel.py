@@ -118,10 +118,23 @@ class BaloutState(pyspiel.State):
     """A hand being dealt (chance), then played: ``hand`` is the balout
     :class:`~balout.State` once the deck is complete."""
 
-    def __init__(self, game: BaloutGame, hand: "State" = None):
+    def __init__(self, game: BaloutGame):
         super().__init__(game)
-        self.deck = list(hand.deck) if hand is not None else []
-        self.hand = hand
+        self.deck = []
+        self.hand = None
+
+    @classmethod
+    def of(cls, game: BaloutGame, hand: State) -> "BaloutState":
+        """The OpenSpiel state of a balout hand, with its history: the deck
+        dealt by chance, then the hand's actions (at the hand's own match
+        score, which may be other than the game's 0-0)."""
+        s = cls(game)
+        for card in hand.deck:
+            s.apply_action(card)
+        s.hand = hand.initial_state()
+        for action in hand.action_history:
+            s.apply_action(action)
+        return s
 
     def current_player(self) -> int:
         if self.hand is None:
@@ -168,7 +181,7 @@ class BaloutState(pyspiel.State):
         if self.hand is None:
             raise pyspiel.SpielError("nothing to resample while the cards are being dealt")
         seed = int(probability_sampler() * 2 ** 53)
-        return BaloutState(self.get_game(), self.hand.resample(player_id, seed))
+        return BaloutState.of(self.get_game(), self.hand.resample(player_id, seed))
 
     def __str__(self) -> str:
         """The deck dealt so far, then every action (the whole state, hidden cards included)."""
@@ -236,7 +249,7 @@ def game_of(state: State) -> BaloutGame:
 
 class OpenSpielBot:
     """A balout bot (``act(state) -> action``) that asks an OpenSpiel bot:
-    ``bot.step`` sees a copy of the hand as a state of :func:`game_of`.
+    ``bot.step`` sees the hand as a state of :func:`game_of`, history and all.
 
     ``bot``: an OpenSpiel bot, or a function of the game that makes one
     (a bot is made per variant and options met). For the arena, a factory
@@ -255,7 +268,7 @@ class OpenSpielBot:
             if key not in self._bots:
                 self._bots[key] = bot(game)
             bot = self._bots[key]
-        return int(bot.step(BaloutState(game, state.clone())))
+        return int(bot.step(BaloutState.of(game, state)))
 
 
 class _BaloutBot(pyspiel.Bot):
