@@ -49,7 +49,7 @@ def test_openspiel_random_simulation_checks_pass(name):
 def test_a_game_is_one_balout_hand(variant):
     game = pyspiel.load_game(f"python_{variant}")
     assert game.num_players() == 4 and game.num_distinct_actions() == 50
-    assert game.max_chance_outcomes() == 32
+    assert game.max_chance_outcomes() == 32 and game.max_game_length() == 32 + 96   # the deal, the core's MAX_ACTIONS
     assert game.information_state_tensor_shape() == [TENSOR_SIZE]
     assert game.observation_tensor_shape() == [OBSERVATION_TENSOR_SIZE]
     rng = np.random.default_rng(3)

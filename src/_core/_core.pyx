@@ -18,6 +18,7 @@ engine_init()
 
 PHASES = ("auction", "doubling", "declare", "play", "done")
 NUM_DISTINCT_ACTIONS = NUM_ACTIONS
+MAX_HAND_ACTIONS = MAX_ACTIONS       # the most actions a hand can hold
 RULE_FIELDS = (
     "variant", "first_lead", "forced_take_on_jack", "overtrump_when_cutting",
     "undertrump", "partner_winning_frees", "declarations", "litige_pot",

@@ -38,6 +38,7 @@ try:
 except ImportError as e:   # pragma: no cover - depends on the environment
     raise ImportError("balout.openspiel needs OpenSpiel: pip install open_spiel (Python 3.11 or newer)") from e
 
+from . import _core
 from .actions import NUM_ACTIONS, action_name
 from .cards import card_name
 from .errors import OptionError
@@ -48,7 +49,6 @@ __all__ = ["register", "GAME_NAMES", "game_of", "OpenSpielBot", "as_openspiel_bo
 
 GAME_NAMES = {v: f"python_{v}" for v in VARIANTS}
 _DECK_SIZE = 32
-_MAX_ACTIONS = 96      # the core's bound on a hand's actions (MAX_ACTIONS)
 
 
 def _max_utility(variant: str, options) -> int:
@@ -103,7 +103,7 @@ class BaloutGame(pyspiel.Game):
             min_utility=-float(_max_utility(variant, options)),
             max_utility=float(_max_utility(variant, options)),
             utility_sum=0.0,
-            max_game_length=_DECK_SIZE + _MAX_ACTIONS)
+            max_game_length=_DECK_SIZE + _core.MAX_HAND_ACTIONS)
         super().__init__(_game_type(variant), info, dict(params or {}))
         self.dealer, self.options = dealer, options
 
