@@ -603,6 +603,14 @@ def test_compare_cli(tmp_path):
     r = subprocess.run([sys.executable, "-m", "balout", "compare", *runs], capture_output=True, text=True,
                        timeout=300)
     assert "easy against medium, each against random, on" in r.stdout and "hand score per deal" in r.stdout
+    partnered = str(tmp_path / "partnered.npz")
+    r = subprocess.run([sys.executable, "-m", "balout", "arena", "--variant", "belote", "--bots", "easy,random",
+                        "--partners", "random,random", "--matches", "2", "--seed", "3", "--threads", "1", "--out",
+                        partnered], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([sys.executable, "-m", "balout", "compare", runs[0], partnered], capture_output=True,
+                       text=True, timeout=300)
+    assert "easy against easy with random, against random and random with random respectively" in r.stdout
     r = subprocess.run([sys.executable, "-m", "balout", "compare", runs[0], str(tmp_path / "none.npz")],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 2 and "is not an arena run saved by balout" in r.stderr and "Traceback" not in r.stderr

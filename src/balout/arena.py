@@ -133,7 +133,7 @@ def paired(a, b) -> dict:
     ia = np.asarray([rows[0][key] for key in common], np.int64)
     ib = np.asarray([rows[1][key] for key in common], np.int64)
     out = {"variant": sums[0]["variant"], "seed": sums[0]["seed"], "bots": [sums[0]["bots"], sums[1]["bots"]],
-           "deals": len(common)}
+           "partners": [sums[0].get("partners"), sums[1].get("partners")], "deals": len(common)}
     for name, attr in (("points_diff", "deal_diffs"), ("card_points_diff", "card_diffs")):
         d = (getattr(runs[0], attr)[ia] - getattr(runs[1], attr)[ib]).astype(np.float64)
         m, ci = mean_ci(float(d.sum()), float((d * d).sum()), len(d))

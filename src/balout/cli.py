@@ -232,7 +232,9 @@ def cmd_compare(args) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
-    (a, opp), (b, opp_b) = out["bots"]
+    teams = [[bot if not partners else f"{bot} with {partners[k]}" for k, bot in enumerate(bots)]
+             for bots, partners in zip(out["bots"], out["partners"])]
+    (a, opp), (b, opp_b) = teams
     against = f"each against {opp}" if opp == opp_b else f"against {opp} and {opp_b} respectively"
     print(f"{out['variant']}, seed {out['seed']}: {a} against {b}, {against}, on {out['deals']} common deals")
     for name, label in (("points_diff", "hand score"), ("card_points_diff", "card points")):
