@@ -192,3 +192,13 @@ def test_balout_bots_play_in_openspiel_and_openspiel_bots_in_the_arena():
 
     res = arena("belote", (ismcts_bot, "random"), matches=1, seed=1, threads=1, sealed=True)
     assert res.hands > 0 and res.summary()["ismcts_bot_ms_median"] > 0
+
+
+def test_importing_the_module_registers_the_games():
+    import subprocess
+    import sys
+    code = ("import importlib, pyspiel, balout.openspiel; "
+            "importlib.reload(balout.openspiel); "          # a second import registers nothing twice
+            "print(pyspiel.load_game('python_baloot').num_players())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "4", out.stderr

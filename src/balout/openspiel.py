@@ -1,9 +1,11 @@
 """balout's hands as OpenSpiel games, for OpenSpiel's algorithms and bots.
 
->>> from balout.openspiel import register
->>> register()                                     # doctest: +SKIP
-('python_balout', 'python_belote', 'python_baloot')
+>>> import balout.openspiel                     # doctest: +SKIP
 >>> game = pyspiel.load_game("python_belote(declarations=choice)")   # doctest: +SKIP
+
+Importing the module registers the three games (``python_balout``,
+``python_belote``, ``python_baloot``), as OpenSpiel's own Python games do;
+:func:`register` does it again harmlessly and returns their names.
 
 One game is one hand, with the match score at 0-0 and seat ``dealer``
 (a game parameter, default 0) dealing. The deal is 32 chance nodes: each
@@ -233,8 +235,9 @@ def register() -> Tuple[str, ...]:
     """Register the three variants with OpenSpiel (once; calling again does
     nothing). Returns their names: ``python_balout``, ``python_belote``,
     ``python_baloot``."""
+    known = set(pyspiel.registered_names())
     for variant in VARIANTS:
-        if variant not in _REGISTERED:
+        if variant not in _REGISTERED and GAME_NAMES[variant] not in known:   # once, even if reloaded
             _REGISTERED[variant] = _game_class(variant)
             pyspiel.register_game(_game_type(variant), _REGISTERED[variant])
     return tuple(GAME_NAMES[v] for v in VARIANTS)
@@ -291,3 +294,6 @@ def as_openspiel_bot(bot) -> "pyspiel.Bot":
     as ``"hard"``, or any object with ``act(state)``)."""
     from .bots import make_bot
     return _BaloutBot(make_bot(bot) if isinstance(bot, str) else bot)
+
+
+register()
