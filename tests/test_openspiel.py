@@ -202,3 +202,13 @@ def test_importing_the_module_registers_the_games():
             "print(pyspiel.load_game('python_baloot').num_players())")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "4", out.stderr
+
+
+def test_games_and_states_pickle():
+    import pickle
+    game = pyspiel.load_game("python_belote(declarations=choice,target=1500)")
+    s = deal_and_play(game, np.random.default_rng(8), until=6)
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.max_utility() == game.max_utility()
+    t = pickle.loads(pickle.dumps(s))
+    assert t.history() == s.history() and t.hand == s.hand and t.hand.options["target"] == 1500

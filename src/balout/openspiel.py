@@ -47,7 +47,8 @@ from .errors import OptionError
 from .rules import VARIANTS, defaults
 from .state import OBSERVATION_TENSOR_SIZE, TENSOR_SIZE, State
 
-__all__ = ["register", "GAME_NAMES", "game_of", "OpenSpielBot", "as_openspiel_bot"]
+__all__ = ["register", "GAME_NAMES", "game_of", "OpenSpielBot", "as_openspiel_bot", "HandGame", "BaloutGame",
+           "BeloteGame", "BalootGame", "BaloutState"]
 
 GAME_NAMES = {v: f"python_{v}" for v in VARIANTS}
 _DECK_SIZE = 32
@@ -85,10 +86,11 @@ def _game_type(variant: str) -> "pyspiel.GameType":
         parameter_specification=params)
 
 
-class BaloutGame(pyspiel.Game):
-    """One hand of a balout variant (see the module's docstring)."""
+class HandGame(pyspiel.Game):
+    """One hand of a balout variant (see the module's docstring); one
+    subclass per variant."""
 
-    variant = "balout"
+    variant = ""
 
     def __init__(self, params=None):
         variant = self.variant
@@ -120,13 +122,13 @@ class BaloutState(pyspiel.State):
     """A hand being dealt (chance), then played: ``hand`` is the balout
     :class:`~balout.State` once the deck is complete."""
 
-    def __init__(self, game: BaloutGame):
+    def __init__(self, game: HandGame):
         super().__init__(game)
         self.deck = []
         self.hand = None
 
     @classmethod
-    def of(cls, game: BaloutGame, hand: State) -> "BaloutState":
+    def of(cls, game: HandGame, hand: State) -> "BaloutState":
         """The OpenSpiel state of a balout hand, with its history: the deck
         dealt by chance, then the hand's actions (at the hand's own match
         score, which may be other than the game's 0-0)."""
@@ -224,11 +226,19 @@ class BaloutObserver:
         return state.hand.observation_string(player)
 
 
-def _game_class(variant: str) -> type:
-    return type(f"{variant.capitalize()}Game", (BaloutGame,), {"variant": variant})
+class BaloutGame(HandGame):
+    variant = "balout"
 
 
-_REGISTERED: Dict[str, type] = {}
+class BeloteGame(HandGame):
+    variant = "belote"
+
+
+class BalootGame(HandGame):
+    variant = "baloot"
+
+
+_GAMES = {"balout": BaloutGame, "belote": BeloteGame, "baloot": BalootGame}
 
 
 def register() -> Tuple[str, ...]:
@@ -237,13 +247,12 @@ def register() -> Tuple[str, ...]:
     ``python_baloot``."""
     known = set(pyspiel.registered_names())
     for variant in VARIANTS:
-        if variant not in _REGISTERED and GAME_NAMES[variant] not in known:   # once, even if reloaded
-            _REGISTERED[variant] = _game_class(variant)
-            pyspiel.register_game(_game_type(variant), _REGISTERED[variant])
+        if GAME_NAMES[variant] not in known:   # once, even if the module is reloaded
+            pyspiel.register_game(_game_type(variant), _GAMES[variant])
     return tuple(GAME_NAMES[v] for v in VARIANTS)
 
 
-def game_of(state: State) -> BaloutGame:
+def game_of(state: State) -> HandGame:
     """The OpenSpiel game of a balout hand: its variant, options and dealer."""
     register()
     params = {"dealer": state.dealer, **dict(state.options)}
