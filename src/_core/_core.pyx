@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-# cython: initializedcheck=False, binding=False
+# cython: initializedcheck=False, binding=False, embedsignature=True
 """Native core of balout: the HandState type over the C rules engine.
 
 The rules live in engine.c; this module exposes them with as little Python
