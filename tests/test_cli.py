@@ -249,7 +249,7 @@ def test_help(capsys):
     # every command's help, as printed: no argparse escape (%%) left in it
     from balout.cli import main
 
-    for command in ("replay", "solve", "simulate", "arena", "compare", "analyze"):
+    for command in ("replay", "solve", "review", "simulate", "arena", "compare", "analyze"):
         with pytest.raises(SystemExit):
             main([command, "--help"])
         out = capsys.readouterr().out
@@ -267,3 +267,34 @@ def test_main_in_process(good_file, capsys):
     with pytest.raises(SystemExit) as info:
         main([])
     assert info.value.code == 2
+
+
+def test_review_values_every_card_of_a_match(tmp_path):
+    from balout.bots import make_bot
+    from balout.search import Solver
+    m = Match("baloot", seed=6)
+    bots = [make_bot("easy"), make_bot("random", 1)]
+    while not m.is_over and len(m.records()) < 4:
+        h = m.new_hand()
+        while not h.is_terminal():
+            h.apply_action(bots[h.to_act & 1].act(h))
+        m.add_hand(h)
+    path = tmp_path / "match.jsonl"
+    dump(m.records(), path)
+    code, stdout, stderr = run("review", str(path), "--json")
+    assert code == 0, stderr
+    rows = [json.loads(line) for line in stdout.splitlines()]
+    assert [r["record"] for r in rows] == list(range(len(m.records())))
+    states = list(balout.records.replay_states(m.records()))
+    for row, state in zip(rows, states):
+        assert row["plays"] == Solver().review(state)
+        assert row["cost_by_seat"] == [sum(p["cost"] for p in row["plays"] if p["seat"] == s) for s in range(4)]
+        assert row["cost_by_team"] == [row["cost_by_seat"][0] + row["cost_by_seat"][2],
+                                       row["cost_by_seat"][1] + row["cost_by_seat"][3]]
+    assert any(sum(r["cost_by_team"]) > 0 for r in rows)      # random play gives points away
+    text = run("review", str(path))[1]
+    assert text.startswith("each card against the best there, double dummy") and "hand 1: card points given" in text
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"variant": "balout", "deck": []}\n')
+    code, _, stderr = run("review", str(bad))
+    assert code == 2 and "balout review: error:" in stderr and "Traceback" not in stderr

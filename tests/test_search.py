@@ -1889,3 +1889,48 @@ def test_positions_of_one_shape_bound_each_other_by_their_points():
     assert shared.value(with_k) == fresh.value(with_k) == v == 120
     assert shared.nodes - n0 < fresh.nodes / 10
     assert shared.moves(with_k) == Solver().moves(with_k)
+
+
+@pytest.mark.parametrize("variant,options", [("balout", None), ("belote", {"declarations": "choice"}),
+                                             ("baloot", None)])
+def test_review_costs_add_up_to_the_points_each_team_made(variant, options):
+    """Solver.review: along any play, a team's final card points are its
+    double-dummy value at the first card, minus its own cards' costs, plus
+    the other team's; every cost is a real gap between a card and the best."""
+    from balout.bots import make_bot
+    rng = random.Random(f"review-{variant}")
+    solver = Solver()
+    checked = 0
+    for seed in range(12):
+        s = State(variant, seed=seed, options=options)
+        players = [make_bot(rng.choice(["random", "easy"]), seed) for _ in range(4)]
+        while not s.is_terminal():
+            s.apply_action(players[s.to_act].act(s))
+        plays = solver.review(s)
+        if not s.tricks_played:
+            assert plays == []                                       # thrown in: no card to value
+            continue
+        assert [p["card"] for p in plays] == [card_name(c) for _, c in s._split_history()[3]]
+        total = 130 if s.kind_id == 2 else 162
+        first = plays[0]
+        v0 = first["best"] if first["seat"] % 2 == 0 else total - first["best"]
+        cost = [sum(p["cost"] for p in plays if p["seat"] % 2 == t) for t in (0, 1)]
+        assert s.card_points[0] == v0 - cost[0] + cost[1]
+        for p in plays:
+            assert p["cost"] == p["best"] - p["value"] >= 0 and (p["cost"] == 0) == (p["card"] in p["best_cards"])
+        assert plays[-1]["cost"] == 0 and plays[-1]["trick"] == 8                # the last card is forced
+        checked += 1
+    assert checked >= 8
+
+
+def test_review_of_double_dummy_play_costs_nothing():
+    from balout.bots import make_bot
+    s = State("belote", seed=21)
+    cheat = make_bot("cheat", 1)
+    while not s.is_terminal():
+        s.apply_action(cheat.act(s))
+    plays = Solver().review(s)
+    assert len(plays) == 32 and all(p["cost"] == 0 for p in plays)
+    assert plays[0]["best"] == Solver().value(State.from_record({**s.to_record(), "plays": []}))
+    with pytest.raises(BaloutError, match="expected a balout State"):
+        Solver().review(s.to_record())

@@ -225,6 +225,32 @@ def cmd_arena(args) -> int:
     return 0
 
 
+def cmd_review(args) -> int:
+    from .records import load, replay_states
+    from .search import Solver
+
+    solver = Solver()
+    for i, state in enumerate(replay_states(load(args.file))):
+        plays = solver.review(state)
+        by_seat = [sum(p["cost"] for p in plays if p["seat"] == s) for s in range(4)]
+        by_team = [by_seat[0] + by_seat[2], by_seat[1] + by_seat[3]]
+        if args.json:
+            print(json.dumps({"record": i, "plays": plays, "cost_by_seat": by_seat, "cost_by_team": by_team}))
+            continue
+        if not plays:
+            print(f"hand {i + 1}: no card played")
+            continue
+        seats = ", ".join(f"{s}: {c}" for s, c in enumerate(by_seat))
+        if i == 0:
+            print("each card against the best there, double dummy: the final card points of the player's team")
+        print(f"hand {i + 1}: card points given away, by seat {seats} (team 0: {by_team[0]}, team 1: {by_team[1]})")
+        for p in plays:
+            if p["cost"] > 0:
+                print(f"  trick {p['trick']}, seat {p['seat']}: {p['card']} for {p['value']}, where "
+                      f"{' '.join(p['best_cards'])} made {p['best']} (-{p['cost']})")
+    return 0
+
+
 def cmd_compare(args) -> int:
     from .arena import paired
 
@@ -312,6 +338,11 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--json", action="store_true",
                    help='one {"seat", "value", "moves"} object per record')
     v.set_defaults(func=cmd_solve)
+    rv = sub.add_parser("review", help="every card of played hands valued double dummy: the points each gave away")
+    rv.add_argument("file", help="JSON lines of hand records, replayed as one match (as replay does)")
+    rv.add_argument("--json", action="store_true",
+                    help='one {"record", "plays", "cost_by_seat", "cost_by_team"} object per hand')
+    rv.set_defaults(func=cmd_review)
     from .rules import VARIANTS
     ar = sub.add_parser("arena", help="duplicate matches between two bots")
     ar.add_argument("--variant", default="balout", choices=VARIANTS)

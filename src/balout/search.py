@@ -201,6 +201,31 @@ class Solver:
         return {"seat": state.to_act, "value": max(moves.values()),
                 "moves": {card_name(c): v for c, v in sorted(moves.items())}}
 
+    def review(self, state: State) -> List[dict]:
+        """Every card played so far in ``state``, valued double dummy (every
+        card visible): at the position before it, the card's ``value`` for
+        the team of the seat that played it (as :meth:`moves`), the ``best``
+        value there and the ``best_cards`` that reach it, and the card's
+        ``cost``: best minus value, the card points it gave away.
+
+        Along the play the costs add up exactly: a team's final card points
+        are its double-dummy value at the first card, minus the costs of its
+        own cards, plus the costs of the other team's."""
+        _check_state(state)
+        out: List[dict] = []
+        s = state.initial_state()
+        for action in state.action_history:
+            if s.phase == "play":
+                moves = self.moves(s)
+                best = max(moves.values())
+                card = Card(action)
+                out.append({"trick": s.tricks_played + 1, "seat": s.to_act, "card": card_name(card),
+                            "value": moves[card], "best": best,
+                            "best_cards": [card_name(c) for c in sorted(moves) if moves[c] == best],
+                            "cost": best - moves[card]})
+            s.apply_action(action)
+        return out
+
     def pimc(self, state: State, worlds: Optional[int] = 20, seed: int = 0, *,
              bid_weight: float = 1.0, time_budget: Optional[float] = None,
              objective: str = "points", play_weight: float = 1.0) -> dict:
