@@ -616,6 +616,28 @@ def test_compare_cli(tmp_path):
     assert r.returncode == 2 and "is not an arena run saved by balout" in r.stderr and "Traceback" not in r.stderr
 
 
+def test_arena_review_counts_the_points_each_bot_gives_away():
+    same = arena("belote", ("easy", "easy"), matches=3, seed=3, threads=2, review=True)
+    ga = same.given_away
+    # one deterministic bot on both sides: each deal is played twice with the teams swapped
+    assert sorted(ga["easy_A"]) == sorted(ga["easy_B"]) and sum(ga["easy_A"]) > 0
+    s = same.summary()
+    lo, hi = s["easy_A_given_away_ci95"]
+    assert s["easy_A_given_away"] == pytest.approx(np.mean(ga["easy_A"])) and lo <= s["easy_A_given_away"] <= hi
+    # double-dummy play gives nothing away, seat by seat too
+    ceiling = arena("balout", ("cheat", "easy"), matches=2, seed=4, threads=1, review=True).summary()
+    assert ceiling["cheat_given_away"] == 0 and ceiling["easy_given_away"] > 0
+    mixed = arena("balout", ("easy", "easy"), matches=2, seed=4, threads=1, review=True,
+                  partners=("cheat", "random")).summary()
+    assert mixed["cheat_given_away"] == 0 and mixed["random_given_away"] > mixed["easy_B_given_away"] > 0
+    assert "easy_given_away" not in arena("balout", ("easy", "random"), matches=1, seed=4, threads=1).summary()
+    with pytest.raises(OptionError, match="review must be True or False"):
+        arena("balout", ("easy", "easy"), matches=1, review="yes")
+    out = subprocess.run([sys.executable, "-m", "balout", "arena", "--bots", "cheat,easy", "--matches", "1",
+                          "--seed", "4", "--threads", "1", "--review"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and "card points given away per hand, double dummy, cheat: 0.00" in out.stdout
+
+
 def test_arena_cli_json():
     out = subprocess.run([sys.executable, "-m", "balout", "arena", "--variant", "baloot", "--bots",
                           "easy,random", "--matches", "2", "--seed", "3", "--threads", "1", "--json"],

@@ -20,6 +20,7 @@ import json
 import os
 import pickle
 import sys
+import threading
 import time
 from contextlib import nullcontext
 from concurrent.futures import ProcessPoolExecutor
@@ -54,6 +55,7 @@ class ArenaResult:
     options: Optional[dict] = None           # the rule options, defaults filled in
     partners: Optional[Tuple[str, str]] = None   # A's and B's partners, when they are other bots
     deal_keys: Optional[np.ndarray] = None       # per deal: (duplicate pair j, hand k of its matches)
+    given_away: Optional[Dict[str, List[int]]] = None   # review: per bot, card points given away in each hand
 
     def summary(self) -> dict:
         n = 2 * self.matches
@@ -74,6 +76,11 @@ class ArenaResult:
             t = np.asarray(ts) * 1e3
             out[f"{name}_ms_median"] = float(np.median(t)) if len(t) else None
             out[f"{name}_ms_p95"] = float(np.percentile(t, 95)) if len(t) else None
+        for name, costs in (self.given_away or {}).items():
+            g = np.asarray(costs, np.float64)
+            gm, gci = mean_ci(float(g.sum()), float((g * g).sum()), len(g))
+            out[f"{name}_given_away"] = gm if len(g) else None
+            out[f"{name}_given_away_ci95"] = list(gci) if len(g) else None
         return out
 
     def save(self, path: str) -> str:
@@ -141,13 +148,17 @@ def paired(a, b) -> dict:
     return out
 
 
-def play_match(variant: str, options, bots, seed: int, max_hands: int = 1000, sealed: bool = False):
+def play_match(variant: str, options, bots, seed: int, max_hands: int = 1000, sealed: bool = False,
+               given_away: Optional[List[List[int]]] = None):
     """One match; returns (winner, per-hand team scores, decision times per bot).
 
     ``bots``: two, one per team (team 0 sits in seats 0 and 2), or four, one
     per seat. A bot's illegal action raises :class:`BotError` naming the bot.
     ``sealed``: each bot acts on the state resampled for its seat
-    (:meth:`State.resample`)."""
+    (:meth:`State.resample`). ``given_away``: a list to which every hand with
+    a card played appends the card points each bot gave away in it, over the
+    seats it plays, against the double-dummy best (:meth:`Solver.review`);
+    None for a hand thrown in."""
     if len(bots) not in (2, 4):
         raise OptionError(f"give two bots (one per team) or four (one per seat), got {len(bots)}")
     per_seat = len(bots) == 4
@@ -173,7 +184,25 @@ def play_match(variant: str, options, bots, seed: int, max_hands: int = 1000, se
                                f"{e}") from None
         m.add_hand(s)
         scores.append(tuple(s.hand_score) + tuple(s.card_points))
+        if given_away is not None:
+            plays = _solver().review(s)
+            costs = [0] * len(bots)
+            for p in plays:
+                costs[p["seat"] if per_seat else p["seat"] & 1] += p["cost"]
+            given_away.append(costs if plays else None)
     return m.winner, scores, times
+
+
+_local = threading.local()
+
+
+def _solver():
+    """One double-dummy solver per thread (its table is reused from hand to hand)."""
+    solver = getattr(_local, "solver", None)
+    if solver is None:
+        from .search import Solver
+        solver = _local.solver = Solver()
+    return solver
 
 
 def _sealing_seed(match_seed: int, hand: int, step: int) -> int:
@@ -185,19 +214,23 @@ def _partner_seed(seed: int) -> int:
 
 
 def _duplicate(args):
-    variant, options, a_name, b_name, seed, j, sealed, partners = args
+    variant, options, a_name, b_name, seed, j, sealed, partners, review = args
     a, b = make_bot(a_name, seed + 2 * j), make_bot(b_name, seed + 2 * j + 1)
     match_seed = (seed * 1_000_003 + j) & 0xFFFFFFFFFFFFFFFF
+    g1: Optional[List[List[int]]] = [] if review else None
+    g2: Optional[List[List[int]]] = [] if review else None
     if partners is None:
-        w1, s1, t1 = play_match(variant, options, (a, b), match_seed, sealed=sealed)   # A is team 0
-        w2, s2, t2 = play_match(variant, options, (b, a), match_seed, sealed=sealed)   # A is team 1
-        times = [t1[0] + t2[1], t1[1] + t2[0]]
+        seats = (a, b), (b, a)                    # A is team 0, then team 1
+        roles = [(0, 1), (1, 0)]                  # A's, B's slot in each match
     else:
         pa = make_bot(partners[0], _partner_seed(seed + 2 * j))
         pb = make_bot(partners[1], _partner_seed(seed + 2 * j + 1))
-        w1, s1, t1 = play_match(variant, options, (a, b, pa, pb), match_seed, sealed=sealed)
-        w2, s2, t2 = play_match(variant, options, (b, a, pb, pa), match_seed, sealed=sealed)
-        times = [t1[0] + t2[1], t1[1] + t2[0], t1[2] + t2[3], t1[3] + t2[2]]   # A, B, A's partner, B's
+        seats = (a, b, pa, pb), (b, a, pb, pa)
+        roles = [(0, 1), (1, 0), (2, 3), (3, 2)]  # A, B, A's partner, B's
+    w1, s1, t1 = play_match(variant, options, seats[0], match_seed, sealed=sealed, given_away=g1)
+    w2, s2, t2 = play_match(variant, options, seats[1], match_seed, sealed=sealed, given_away=g2)
+    times = [t1[r1] + t2[r2] for r1, r2 in roles]
+    given = [[h[r1] for h in g1 if h] + [h[r2] for h in g2 if h] for r1, r2 in roles] if review else None
     wins = (w1 == 0) + (w2 == 1)
     diffs, cards = [], []
     for k in range(max(len(s1), len(s2))):
@@ -210,12 +243,13 @@ def _duplicate(args):
             cs.append(s2[k][3] - s2[k][2])
         diffs.append(sum(ds) / len(ds))
         cards.append(sum(cs) / len(cs))
-    return wins, diffs, times, len(s1) + len(s2), cards
+    return wins, diffs, times, len(s1) + len(s2), cards, given
 
 
 def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), matches: int = 10,
           seed: int = 0, threads: Optional[int] = None, options=None, sealed: bool = False,
-          progress: Optional[bool] = None, partners: Optional[Tuple[Any, Any]] = None) -> ArenaResult:
+          progress: Optional[bool] = None, partners: Optional[Tuple[Any, Any]] = None,
+          review: bool = False) -> ArenaResult:
     """Play ``matches`` duplicate matches (2 x matches in all) of bots A vs B.
 
     A bot is a name (:data:`balout.bots.BOTS`), ``"FILE.py:NAME"`` or
@@ -228,6 +262,11 @@ def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), m
     plays both seats of its team). Each is made with a seed of its own and
     sits opposite its bot; the decision times are reported for each of the
     four.
+
+    ``review``: every hand's cards are also valued against the double-dummy
+    best (:meth:`balout.search.Solver.review`), and the summary gives the
+    card points each bot gave away per hand, over the seats it plays
+    (``NAME_given_away``, with its 95% interval).
 
     ``sealed``: every decision is asked of the state resampled for the seat
     to act (:meth:`balout.State.resample`: the cards it has not seen redealt
@@ -246,6 +285,8 @@ def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), m
     workers = os.cpu_count() or 1 if threads is None else _check_int("threads", threads, 1, 256)
     if not isinstance(sealed, bool):
         raise OptionError(f"sealed must be True or False, not {sealed!r}")
+    if not isinstance(review, bool):
+        raise OptionError(f"review must be True or False, not {review!r}")
     for b in tuple(bots) + tuple(partners or ()):
         make_bot(b, seed)   # every bot made once here: a bad name or factory fails before any match
         if sealed and b == "cheat":
@@ -253,7 +294,7 @@ def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), m
         if workers > 1 and not isinstance(b, str):
             _check_picklable(b)
     partners = tuple(partners) if partners is not None else None
-    jobs = [(variant, dict(opts), bots[0], bots[1], seed, j, sealed, partners) for j in range(n)]
+    jobs = [(variant, dict(opts), bots[0], bots[1], seed, j, sealed, partners, review) for j in range(n)]
     show = progress if progress is not None else sys.stderr.isatty()
     bar = Progress(n, "duplicate pairs") if show else None
     results: List[Any] = []
@@ -270,6 +311,7 @@ def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), m
     diffs = np.asarray([d for r in results for d in r[1]], np.float64)
     keys = _time_keys([bot_name(b) for b in tuple(bots) + tuple(partners or ())])
     times = {key: [t for r in results for t in r[2][k]] for k, key in enumerate(keys)}
+    given = {key: [c for r in results for c in r[5][k]] for k, key in enumerate(keys)} if review else None
     cards = np.asarray([c for r in results for c in r[4]], np.float64)
     keys = np.asarray([(j, k) for j, r in enumerate(results) for k in range(len(r[1]))], np.int64).reshape(-1, 2)
 
@@ -277,7 +319,7 @@ def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), m
         return tuple(b if isinstance(b, str) else bot_name(b) for b in bs)
 
     return ArenaResult(variant, labels(bots), n, wins, diffs, times, sum(r[3] for r in results), cards, seed,
-                       sealed, dict(opts), labels(partners) if partners is not None else None, keys)
+                       sealed, dict(opts), labels(partners) if partners is not None else None, keys, given)
 
 
 def _time_keys(names: List[str]) -> List[str]:

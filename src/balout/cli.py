@@ -200,7 +200,7 @@ def cmd_arena(args) -> int:
     bots = tuple(b.strip() for b in args.bots.split(","))
     partners = tuple(b.strip() for b in args.partners.split(",")) if args.partners is not None else None
     res = arena(args.variant, bots, args.matches, seed=args.seed, threads=args.threads, options=options,
-                sealed=args.sealed, progress=args.progress, partners=partners)
+                sealed=args.sealed, progress=args.progress, partners=partners, review=args.review)
     s = res.summary()
     if args.out:
         res.save(args.out)
@@ -222,6 +222,10 @@ def cmd_arena(args) -> int:
     for key in sorted(k for k in s if k.endswith("_ms_median")):
         name = key[: -len("_ms_median")]
         print(f"decision time {name}: median {s[key]:.2f} ms, p95 {s[name + '_ms_p95']:.2f} ms")
+    for key in sorted(k for k in s if k.endswith("_given_away") and s[k] is not None):
+        name = key[: -len("_given_away")]
+        lo, hi = s[key + "_ci95"]
+        print(f"card points given away per hand, double dummy, {name}: {s[key]:.2f}  [{lo:.2f}, {hi:.2f}]")
     return 0
 
 
@@ -360,6 +364,9 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--sealed", action="store_true",
                     help="each bot acts on a state with the cards its seat has not seen redealt (no bot can "
                          "read a hidden card; balout's own bots decide the same either way)")
+    ar.add_argument("--review", action="store_true",
+                    help="also value every card against the double-dummy best: the card points each bot gives "
+                         "away per hand")
     ar.add_argument("--json", action="store_true")
     ar.add_argument("--out", type=_out_file, default=None,
                     help="save the summary and the per-deal differences as .npz (for balout compare)")
