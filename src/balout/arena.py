@@ -20,7 +20,6 @@ import json
 import os
 import pickle
 import sys
-import threading
 import time
 from contextlib import nullcontext
 from concurrent.futures import ProcessPoolExecutor
@@ -34,6 +33,7 @@ from ._files import atomic_write
 from .errors import BaloutError, BotError, OptionError
 from .match import Match
 from .rules import resolve
+from .search import thread_solver
 from .simulate import Progress, mean_ci, wilson
 from .state import _check_int
 
@@ -185,24 +185,12 @@ def play_match(variant: str, options, bots, seed: int, max_hands: int = 1000, se
         m.add_hand(s)
         scores.append(tuple(s.hand_score) + tuple(s.card_points))
         if given_away is not None:
-            plays = _solver().review(s)
+            plays = thread_solver().review(s)
             costs = [0] * len(bots)
             for p in plays:
                 costs[p["seat"] if per_seat else p["seat"] & 1] += p["cost"]
             given_away.append(costs if plays else None)
     return m.winner, scores, times
-
-
-_local = threading.local()
-
-
-def _solver():
-    """One double-dummy solver per thread (its table is reused from hand to hand)."""
-    solver = getattr(_local, "solver", None)
-    if solver is None:
-        from .search import Solver
-        solver = _local.solver = Solver()
-    return solver
 
 
 def _sealing_seed(match_seed: int, hand: int, step: int) -> int:

@@ -256,10 +256,14 @@ class Solver:
 _local = threading.local()   # a solver searches in one thread at a time: one per thread
 
 
-def solve(state: State) -> dict:
-    """Double-dummy value of the position and of each legal card (see Solver.solve)."""
-    _check_state(state)
+def thread_solver() -> Solver:
+    """This thread's own solver (made on first use; its table is reused)."""
     solver = getattr(_local, "solver", None)
     if solver is None:
         solver = _local.solver = Solver()
-    return solver.solve(state)
+    return solver
+
+
+def solve(state: State) -> dict:
+    """Double-dummy value of the position and of each legal card (see Solver.solve)."""
+    return thread_solver().solve(_check_state(state))
