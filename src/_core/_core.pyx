@@ -480,11 +480,18 @@ cdef int _check_play(HandState state) except -1:
     return 0
 
 
+cdef int _check_seat(int seat) except -1:
+    """The one bounds check on a seat before the core indexes by it."""
+    if not 0 <= seat < 4:
+        from balout.errors import OptionError
+        raise OptionError(f"seat must be from 0 to 3, got {seat}")
+    return 0
+
+
 def information_set(HandState state not None, int seat):
     """What `seat` knows of the hidden cards: dict of masks and counts."""
     cdef InfoSet info
-    if not 0 <= seat < 4:
-        raise ValueError("seat must be 0..3")
+    _check_seat(seat)
     infoset_build(&state.h, seat, &info)
     return {"seat": seat, "own": info.own, "unseen": info.unseen,
             "count": tuple(info.count[s] for s in range(4)), "stock": info.stock,
@@ -501,8 +508,7 @@ cdef class WorldSampler:
 
     def __cinit__(self, HandState state not None, int seat):
         cdef InfoSet info
-        if not 0 <= seat < 4:
-            raise ValueError("seat must be 0..3")
+        _check_seat(seat)
         self.sp = <Sampler *>malloc(sizeof(Sampler))
         if self.sp == NULL:
             raise MemoryError()

@@ -19,13 +19,6 @@ def shown_to(HandState state not None, int seat):
     return decl_seats, belote
 
 
-cdef int _check_seat(int seat) except -1:
-    if not 0 <= seat < 4:
-        from balout.errors import OptionError
-        raise OptionError(f"seat must be from 0 to 3, got {seat}")
-    return 0
-
-
 cdef float[::1] _tensor_out(object out, Py_ssize_t size, str what):
     if out is None:
         return np.zeros(size, np.float32)

@@ -208,8 +208,7 @@ def cmd_arena(args) -> int:
         print(json.dumps(s))
         return 0
     a, b = s["bots"]
-    teams = f"{a} vs {b}" if not s["partners"] else \
-        f"{a} with {s['partners'][0]} vs {b} with {s['partners'][1]}"
+    teams = " vs ".join(_teams(s["bots"], s["partners"]))
     print(f"{s['variant']}: {teams}, {s['matches']} matches ({s['matches'] // 2} duplicate pairs), "
           f"{s['hands']} hands")
     lo, hi = s["win_rate_ci95"]
@@ -233,8 +232,10 @@ def cmd_review(args) -> int:
     from .records import load, replay_states
     from .search import Solver
 
-    solver = Solver()
-    for i, state in enumerate(replay_states(load(args.file))):
+    solver, records = Solver(), load(args.file)
+    if not args.json:
+        print("each card against the best there, double dummy: the final card points of the player's team")
+    for i, state in enumerate(replay_states(records)):
         plays = solver.review(state)
         by_seat = [sum(p["cost"] for p in plays if p["seat"] == s) for s in range(4)]
         by_team = [by_seat[0] + by_seat[2], by_seat[1] + by_seat[3]]
@@ -245,14 +246,17 @@ def cmd_review(args) -> int:
             print(f"hand {i + 1}: no card played")
             continue
         seats = ", ".join(f"{s}: {c}" for s, c in enumerate(by_seat))
-        if i == 0:
-            print("each card against the best there, double dummy: the final card points of the player's team")
         print(f"hand {i + 1}: card points given away, by seat {seats} (team 0: {by_team[0]}, team 1: {by_team[1]})")
         for p in plays:
             if p["cost"] > 0:
                 print(f"  trick {p['trick']}, seat {p['seat']}: {p['card']} for {p['value']}, where "
                       f"{' '.join(p['best_cards'])} made {p['best']} (-{p['cost']})")
     return 0
+
+
+def _teams(bots, partners) -> List[str]:
+    """An arena run's two teams by name: 'A' or 'A with C'."""
+    return [bot if not partners else f"{bot} with {partners[k]}" for k, bot in enumerate(bots)]
 
 
 def cmd_compare(args) -> int:
@@ -262,9 +266,7 @@ def cmd_compare(args) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
-    teams = [[bot if not partners else f"{bot} with {partners[k]}" for k, bot in enumerate(bots)]
-             for bots, partners in zip(out["bots"], out["partners"])]
-    (a, opp), (b, opp_b) = teams
+    (a, opp), (b, opp_b) = (_teams(bots, partners) for bots, partners in zip(out["bots"], out["partners"]))
     against = f"each against {opp}" if opp == opp_b else f"against {opp} and {opp_b} respectively"
     print(f"{out['variant']}, seed {out['seed']}: {a} against {b}, {against}, on {out['deals']} common deals")
     for name, label in (("points_diff", "hand score"), ("card_points_diff", "card points")):
