@@ -7,7 +7,10 @@ Run:  python -m pytest benchmarks --benchmark-only
 """
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -29,6 +32,23 @@ def record_rate(benchmark, name: str, units: float, unit: str) -> None:
     benchmark.extra_info[f"{unit}_per_s"] = round(units / mean, 1)
     benchmark.extra_info[f"us_per_{unit}"] = round(mean / units * 1e6, 4)
     RATES[name] = (mean / units, unit)
+
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "reference"))
+import reference  # noqa: E402  (benchmarks/reference/reference.py)
+
+
+@pytest.fixture(scope="session")
+def reference_lib(tmp_path_factory):
+    """reference_lib(NAME): benchmarks/reference/NAME.c built as a shared
+    library and loaded with ctypes; skips the benchmark if it cannot be
+    built."""
+    def load(name: str):
+        try:
+            return reference.build(name, str(tmp_path_factory.mktemp(name)))
+        except (OSError, subprocess.CalledProcessError) as exc:
+            pytest.skip(f"cannot compile benchmarks/reference/{name}.c: {exc}")
+    return load
 
 
 @pytest.fixture

@@ -19,10 +19,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
-import platform
 import random
-import subprocess
-import sysconfig
 import threading
 import time
 import tracemalloc
@@ -96,26 +93,14 @@ def test_random_rows_one_thread(benchmark, rate, full):
 
 # ------------------------------------------------------------ against a plain C loop
 
-PLAIN_SRC = os.path.join(os.path.dirname(__file__), "reference", "plain_balout.c")
 PLAIN_FIELDS = ("hands", "made", "failed", "litige", "cancelled", "capot", "decl",
                 "decl_value", "belote", "card_points0", "hand_score0")
 
 
 @pytest.fixture(scope="session")
-def plain_loop(tmp_path_factory):
-    """reference/plain_balout.c built as a shared library with the
-    extension's optimisation flags (the project's build needs a C compiler
-    already), called through ctypes."""
-    cc = (sysconfig.get_config_var("CC") or "cc").split()
-    flags = ["-O3", "-shared", "-fPIC"]
-    if platform.machine().lower() in ("x86_64", "amd64"):
-        flags.append("-mpopcnt")
-    lib = str(tmp_path_factory.mktemp("plain") / "plain_balout.so")
-    try:
-        subprocess.run([*cc, *flags, PLAIN_SRC, "-o", lib], check=True, capture_output=True)
-    except (OSError, subprocess.CalledProcessError) as exc:
-        pytest.skip(f"cannot compile {PLAIN_SRC}: {exc}")
-    fn = ctypes.CDLL(lib).plain_balout_random
+def plain_loop(reference_lib):
+    """reference/plain_balout.c, built and called through ctypes."""
+    fn = reference_lib("plain_balout").plain_balout_random
     fn.argtypes = (ctypes.c_uint64, ctypes.c_int64, ctypes.POINTER(ctypes.c_int64))
     fn.restype = None
 

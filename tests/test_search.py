@@ -6,7 +6,10 @@ References used here, independent of the code under test:
 * brute-force enumeration of the deals of the unseen cards, each checked by
   replaying the whole hand from a deck that deals it (so the engine's own
   legality decides which deals are consistent with the public history);
-* ``_core.bruteforce_value``: plain minimax without pruning or tables.
+* ``_core.bruteforce_value``: plain minimax without pruning or tables;
+* ``benchmarks/reference/plain_dd.c``: a plain alpha-beta with its own
+  legality, trick winner and points, sharing no code with the extension, for
+  whole deals (too long for brute force).
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ import math
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -1527,6 +1531,42 @@ def test_value_of_a_full_deal_is_its_best_cards_value():
             assert Solver().value(s) == max(moves.values()), s.to_record()
             spread += len(set(moves.values())) > 2
     assert spread >= 12     # most deals: the cards' values differ
+
+
+@pytest.fixture(scope="module")
+def plain_solver(tmp_path_factory):
+    """benchmarks/reference/plain_dd.c built and loaded (the project's build
+    needs a C compiler, so it is there wherever balout was built)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks" / "reference"))
+    import reference
+    try:
+        lib = reference.build("plain_dd", str(tmp_path_factory.mktemp("plain_dd")))
+    except (OSError, subprocess.CalledProcessError) as exc:
+        pytest.skip(f"cannot compile benchmarks/reference/plain_dd.c: {exc}")
+    solver = reference.PlainSolver(lib, table_bits=18)
+    yield solver
+    solver.close()
+
+
+@pytest.mark.parametrize("variant,kind", CONTRACTS)
+def test_whole_deals_agree_with_an_independent_plain_solver(plain_solver, variant, kind):
+    """The value from the first lead, and from the trick starts with 24 and
+    16 cards left after random play, against the plain alpha-beta of the
+    benchmarks (its own rules code, no pruning beyond alpha-beta): the card
+    points already taken plus what it finds for the rest."""
+    solver, n = Solver(), 0
+    for seed in range(50_000 + 1000 * len(variant) + (kind == "sun"), 10**6):
+        for cards in (32, 24, 16):
+            s = position(variant, seed, cards, kind)
+            if s is None or s.phase != "play":
+                break
+            assert not s.trick_ids and cards_in_hands(s) == cards
+            rest, nodes = plain_solver.rest(s)
+            assert nodes > 0
+            assert solver.value(s) == s.card_points[s.to_act & 1] + rest, s.to_record()
+            n += cards == 32
+        if n == 6:
+            break
 
 
 RULE_OPTIONS = [None, {"overtrump_when_cutting": False}, {"undertrump": False},
