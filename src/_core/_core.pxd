@@ -179,11 +179,16 @@ cdef extern from "search.h" nogil:
                              double play_weight, Hand *out)
     int deal_world(const Hand *h, int seat, const uint32_t hands[4], Rng *g, Hand *out)
     int resample(const Hand *h, int seat, const Sampler *sp, Rng *g, Hand *out)
+    ctypedef struct Equity:
+        const float *table
+        int32_t n, step, target
+    double equity_after(const Equity *eq, const Result *r, int team)
     uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int policy, Rng *g,
-                              double bid_weight, double play_weight, double means[50], int64_t *done)
+                              double bid_weight, double play_weight, const Equity *eq, double means[50],
+                              int64_t *done)
     int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double bid_weight, double play_weight,
-                        int64_t max_worlds, double time_budget, int by_score, double sums[32],
-                        uint32_t *legal)
+                        int64_t max_worlds, double time_budget, int by_score, const Equity *eq,
+                        double sums[32], uint32_t *legal)
 
 
 cdef class HandState:

@@ -673,7 +673,7 @@ cdef class DoubleDummy:
         return bool(r)
 
     def pimc(self, HandState state not None, worlds=20, uint64_t seed=0, double bid_weight=1.0,
-             time_budget=None, bint by_score=False, double play_weight=1.0):
+             time_budget=None, bint by_score=False, double play_weight=1.0, equity=None):
         """Sum over sampled deals (from the view of the seat to act) of each
         legal card's double-dummy value: (legal mask, sums[32], worlds).
 
@@ -684,7 +684,9 @@ cdef class DoubleDummy:
         bid_weight < 1 weighs the deals by the auction, play_weight < 1 by
         the opponents' plays (see mc_evaluate).
         by_score: sum what each value is worth instead, the team's hand
-        score minus the other's, with 1/1024 of the card points to break ties."""
+        score minus the other's, with 1/1024 of the card points to break ties;
+        equity, a (table, step) pair (see mc_evaluate): the chance that the
+        team wins the match, with 1e-6 of the card points to break ties."""
         import numpy as np
         cdef Sampler *sp
         cdef InfoSet info
@@ -692,10 +694,14 @@ cdef class DoubleDummy:
         cdef uint32_t legal = 0
         cdef int64_t cap, done
         cdef double budget
+        cdef Equity eq
+        cdef Equity *eqp = NULL
         _check_play(state)
         _check_weight(bid_weight)
         _check_weight(play_weight, "play_weight")
         cap, budget = _check_budget(worlds, time_budget)
+        if equity is not None:
+            eqp = _point_equity(equity, state.h.rules.target, &eq)
         sums = np.zeros(32, np.float64)
         cdef double[::1] acc = sums
         sp = <Sampler *>malloc(sizeof(Sampler))
@@ -711,7 +717,7 @@ cdef class DoubleDummy:
             try:
                 with nogil:
                     done = solver_pimc(&self.s, &state.h, sp, &g, bid_weight, play_weight, cap, budget, by_score,
-                                       &acc[0], &legal)
+                                       eqp, &acc[0], &legal)
             finally:
                 self.busy = False
         finally:
@@ -734,10 +740,12 @@ def _check_weight(double weight, name="bid_weight"):
 
 
 def mc_evaluate(HandState state not None, worlds, int policy, uint64_t seed, double bid_weight=1.0,
-                time_budget=None, double play_weight=1.0):
+                time_budget=None, double play_weight=1.0, equity=None):
     """Flat Monte Carlo from the view of the seat to act: {action: mean of its
     team's hand score minus the other's} over determinizations, each action
     followed by native `policy` play to the end (same worlds for all).
+    With equity, a (table, step) pair (see balout.equity.MatchEquity), the
+    mean chance that its team wins the match instead.
 
     worlds: the number of determinizations (None: only the time budget);
     time_budget: seconds (None: only the worlds); with both, the first
@@ -755,6 +763,8 @@ def mc_evaluate(HandState state not None, worlds, int policy, uint64_t seed, dou
     cdef Rng g
     cdef int64_t cap, done
     cdef double budget
+    cdef Equity eq
+    cdef Equity *eqp = NULL
     if state.h.phase == PHASE_DONE:
         from balout.errors import BaloutError
         raise BaloutError("the hand is over")
@@ -763,10 +773,43 @@ def mc_evaluate(HandState state not None, worlds, int policy, uint64_t seed, dou
     cap, budget = _check_budget(worlds, time_budget)
     if not 0 <= policy < NUM_POLICIES:
         raise ValueError(f"policy ids are 0..{NUM_POLICIES - 1}")
+    if equity is not None:
+        eqp = _point_equity(equity, state.h.rules.target, &eq)
     rng_seed(&g, seed)
     with nogil:
-        legal = evaluate_actions(&state.h, cap, budget, policy, &g, bid_weight, play_weight, means, &done)
+        legal = evaluate_actions(&state.h, cap, budget, policy, &g, bid_weight, play_weight,
+                                 eqp, means, &done)
     return {a: means[a] for a in range(50) if legal >> a & 1}
+
+
+cdef Equity *_point_equity(object equity, int target, Equity *eq) except NULL:
+    """eq pointed at a checked equity pair's table (the pair, held by the
+    caller, keeps the array alive); returns eq."""
+    cdef const float[:, ::1] table = _check_equity(equity, target)
+    eq.table = &table[0, 0]
+    eq.n = <int32_t>table.shape[0]
+    eq.step = <int32_t>equity[1]
+    eq.target = target
+    return eq
+
+
+def _check_equity(equity, int target):
+    """The table of an equity pair (table, step) for a match to `target`: a
+    C-contiguous float32 (n, n) array whose n * step reaches the target."""
+    import numpy as np
+    try:
+        table, step = equity
+    except (TypeError, ValueError):
+        raise TypeError("equity must be a (table, step) pair") from None
+    if not isinstance(table, np.ndarray) or table.dtype != np.float32 or table.ndim != 2 \
+            or table.shape[0] != table.shape[1] or table.shape[0] < 1 or not table.flags.c_contiguous:
+        raise TypeError("the equity table must be a square, C-contiguous float32 array")
+    if type(step) is not int or not 1 <= step <= target:
+        raise ValueError(f"the equity step must be an int in 1..{target}, got {step!r}")
+    if table.shape[0] * step < target or (table.shape[0] - 1) * step >= target:
+        raise ValueError(f"an equity table of {table.shape[0]} rows at step {step} does not cover "
+                         f"a match to {target} (it needs {-(-target // step)} rows)")
+    return table
 
 
 def bruteforce_value(HandState state not None):

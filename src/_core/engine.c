@@ -793,34 +793,10 @@ static int score_baloot(Hand *h, Result *res)
     return w;
 }
 
-int hand_score_if(Hand *h, int points0, int team)
+/* The hand's result from its card points (every card played): scores, and
+ * the match's scores and winner after it. */
+static void score_hand(Hand *h, Result *res)
 {
-    Result res;
-    int total = h->kind == KIND_SUN ? 130 : 162;
-    int16_t points[2] = {h->card_points[0], h->card_points[1]};
-    int8_t tricks[2] = {h->tricks_won[0], h->tricks_won[1]};
-    int all0 = points0 == total && tricks[1] == 0;
-    int all1 = points0 == 0 && tricks[0] == 0;
-    h->card_points[0] = (int16_t)points0;
-    h->card_points[1] = (int16_t)(total - points0);
-    h->tricks_won[0] = (int8_t)(all0 ? NTRICKS : all1 ? 0 : NTRICKS / 2);
-    h->tricks_won[1] = (int8_t)(NTRICKS - h->tricks_won[0]);
-    res.hand_score[0] = res.hand_score[1] = 0;
-    if (h->rules.variant == VARIANT_BALOOT)
-        score_baloot(h, &res);
-    else
-        score_trump_game(h, &res);
-    /* the hand as it was: scoring reads it and writes only res */
-    h->card_points[0] = points[0];
-    h->card_points[1] = points[1];
-    h->tricks_won[0] = tricks[0];
-    h->tricks_won[1] = tricks[1];
-    return res.hand_score[team] - res.hand_score[team ^ 1];
-}
-
-static void finish(Hand *h)
-{
-    Result *res = &h->result;
     res->card_points[0] = h->card_points[0];
     res->card_points[1] = h->card_points[1];
     res->match_winner = -1;
@@ -843,6 +819,37 @@ static void finish(Hand *h)
         if ((a >= h->rules.target || b >= h->rules.target) && a != b)
             res->match_winner = a > b ? 0 : 1;
     }
+}
+
+void hand_result_if(Hand *h, int points0, Result *res)
+{
+    int total = h->kind == KIND_SUN ? 130 : 162;
+    int16_t points[2] = {h->card_points[0], h->card_points[1]};
+    int8_t tricks[2] = {h->tricks_won[0], h->tricks_won[1]};
+    int all0 = points0 == total && tricks[1] == 0;
+    int all1 = points0 == 0 && tricks[0] == 0;
+    h->card_points[0] = (int16_t)points0;
+    h->card_points[1] = (int16_t)(total - points0);
+    h->tricks_won[0] = (int8_t)(all0 ? NTRICKS : all1 ? 0 : NTRICKS / 2);
+    h->tricks_won[1] = (int8_t)(NTRICKS - h->tricks_won[0]);
+    score_hand(h, res);
+    /* the hand as it was: scoring reads it and writes only res */
+    h->card_points[0] = points[0];
+    h->card_points[1] = points[1];
+    h->tricks_won[0] = tricks[0];
+    h->tricks_won[1] = tricks[1];
+}
+
+int hand_score_if(Hand *h, int points0, int team)
+{
+    Result res;
+    hand_result_if(h, points0, &res);
+    return res.hand_score[team] - res.hand_score[team ^ 1];
+}
+
+static void finish(Hand *h)
+{
+    score_hand(h, &h->result);
 }
 
 /* ------------------------------------------------------------- public API */

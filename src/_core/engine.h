@@ -246,6 +246,10 @@ void hand_declarations(uint32_t cards, const Rules *r, int kind, int trump, Decl
  * they are worth. h is scored in place and left as it was. */
 int hand_score_if(Hand *h, int points0, int team);
 
+/* The whole result of that hand (the match's scores and winner after it
+ * included) into res. */
+void hand_result_if(Hand *h, int points0, Result *res);
+
 /* Game points of the buyers' raw card points (baloot). */
 int baloot_game_points(int raw, int sun);
 

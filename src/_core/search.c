@@ -1822,8 +1822,24 @@ int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, dou
     return 1;
 }
 
+double equity_after(const Equity *eq, const Result *r, int team)
+{
+    if (r->match_winner >= 0)
+        return r->match_winner == team ? 1.0 : 0.0;
+    int32_t a = r->match_score[team], b = r->match_score[team ^ 1];
+    if (a >= eq->target || b >= eq->target) /* tied past the target: the match goes on */
+        return 0.5;
+    int i = a / eq->step, j = b / eq->step;
+    if (i >= eq->n)
+        i = eq->n - 1;
+    if (j >= eq->n)
+        j = eq->n - 1;
+    return eq->table[i * eq->n + j];
+}
+
 uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int policy, Rng *g,
-                          double bid_weight, double play_weight, double means[NUM_ACTIONS], int64_t *done)
+                          double bid_weight, double play_weight, const Equity *eq, double means[NUM_ACTIONS],
+                          int64_t *done)
 {
     const int timed = time_budget > 0;
     const double deadline = timed ? clock_seconds() + time_budget : 0;
@@ -1867,7 +1883,8 @@ uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int
             hand_step(&w, a);
             while (w.phase != PHASE_DONE)
                 hand_step(&w, policy_act(&w, policy, &pg));
-            means[a] += (double)(w.result.hand_score[team] - w.result.hand_score[team ^ 1]);
+            means[a] += eq ? equity_after(eq, &w.result, team)
+                           : (double)(w.result.hand_score[team] - w.result.hand_score[team ^ 1]);
         }
     }
     for (uint64_t m = legal; m; m &= m - 1)
@@ -1885,7 +1902,7 @@ double clock_seconds(void)
 }
 
 int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double bid_weight, double play_weight,
-                    int64_t max_worlds, double time_budget, int by_score, double sums[NCARDS],
+                    int64_t max_worlds, double time_budget, int by_score, const Equity *eq, double sums[NCARDS],
                     uint32_t *legal)
 {
     const int team = h->to_act & 1, total = hand_total(h);
@@ -1909,7 +1926,11 @@ int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double 
         *legal = m;
         for (; m; m &= m - 1) {
             int c = __builtin_ctz(m), v = values[c];
-            if (by_score) /* card points only break ties of hand score */
+            if (eq) {
+                Result r;
+                hand_result_if(&world, team == 0 ? v : total - v, &r);
+                sums[c] += equity_after(eq, &r, team) + v * PIMC_EQUITY_POINTS_WEIGHT;
+            } else if (by_score) /* card points only break ties of hand score */
                 sums[c] += hand_score_if(&world, team == 0 ? v : total - v, team) + v * PIMC_POINTS_WEIGHT;
             else
                 sums[c] += v;

@@ -152,16 +152,30 @@ int resample(const Hand *h, int seat, const Sampler *sp, Rng *g, Hand *out);
 int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, double bid_weight,
                          double play_weight, Hand *out);
 
+/* A match equity table: table[i * n + j] is the chance that a team with
+ * i * step to (i + 1) * step - 1 points wins the match against a team with
+ * j * step to (j + 1) * step - 1, before a hand (i, j < n; n * step >= the
+ * target). Made by balout.equity. */
+typedef struct {
+    const float *table;
+    int32_t n, step, target;
+} Equity;
+
+/* The chance that `team` wins the match once a hand has ended with result r. */
+double equity_after(const Equity *eq, const Result *r, int team);
+
 /* Flat Monte Carlo: for each legal action of the seat to act, the mean over
  * determinizations (the same worlds for every action, weighted by the
  * auction with bid_weight) of its team's hand score minus the other
- * team's, after the action and `policy` play to the end. Stops after
+ * team's, or with eq (not NULL) of the chance that its team wins the
+ * match, after the action and `policy` play to the end. Stops after
  * `worlds` worlds (if > 0) or once time_budget seconds have passed (if > 0),
  * after at least one world; the worlds are one stream from g, as in
  * solver_pimc (with neither budget, one world). means[a] for each legal
  * action a, *done the number of worlds; returns the legal mask. */
 uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int policy, Rng *g,
-                          double bid_weight, double play_weight, double means[NUM_ACTIONS], int64_t *done);
+                          double bid_weight, double play_weight, const Equity *eq, double means[NUM_ACTIONS],
+                          int64_t *done);
 
 /* PIMC: each legal card's double-dummy value for the team to act, summed
  * into sums[card] over worlds drawn for the seat to act (sp prepared for
@@ -176,8 +190,12 @@ uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int
  * run of max_worlds = n sums.
  * Returns the number of worlds; *legal gets the legal cards. */
 #define PIMC_POINTS_WEIGHT (1.0 / 1024)
+/* With eq (not NULL), by_score aside: the chance that the team wins the match
+ * were the hand to end on that value (equity_after), plus
+ * PIMC_EQUITY_POINTS_WEIGHT times the card points to break ties. */
+#define PIMC_EQUITY_POINTS_WEIGHT 1e-6
 int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double bid_weight, double play_weight,
-                    int64_t max_worlds, double time_budget, int by_score, double sums[NCARDS],
+                    int64_t max_worlds, double time_budget, int by_score, const Equity *eq, double sums[NCARDS],
                     uint32_t *legal);
 
 /* Seconds on a monotonic clock (for time budgets). */

@@ -41,7 +41,7 @@ from typing import Callable, Dict, Optional, Protocol
 from . import _core
 from ._user import is_spec, load, spec_attr
 from .errors import BaloutError, OptionError
-from .search import _check_budget, _check_objective, _check_weight
+from .search import _check_budget, _check_objective, _check_weight, _equity_of
 from .state import State, _check_int, seed_to_int
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "MonteCarloBot", "PIMCBot", "ISMCTSBot", "CheatBot", "make_bot",
@@ -118,7 +118,10 @@ class MonteCarloBot:
     first reached stops the search, after at least one world. With world
     budgets alone the bot is deterministic under its seed. ``objective``:
     what PIMC averages, each world's card points or their hand score
-    (see :meth:`balout.search.Solver.pimc`)."""
+    (see :meth:`balout.search.Solver.pimc`); ``"match"``: the chance of
+    winning the match (:mod:`balout.equity`), in PIMC and in the flat Monte
+    Carlo decisions (bids, doubling, the cards before PIMC) alike, which
+    otherwise maximise the hand score."""
 
     def __init__(self, worlds: Optional[int] = 200, endgame_tricks: int = 3, endgame_worlds: Optional[int] = 20,
                  seed: int = 0, name: str = "montecarlo", bid_weight: float = 1.0,
@@ -129,7 +132,7 @@ class MonteCarloBot:
         self.endgame_tricks = _check_int("endgame_tricks", endgame_tricks, 0, 8)
         self.bid_weight = _check_weight(bid_weight)
         self.play_weight = _check_weight(play_weight, "play_weight")
-        self.by_score = _check_objective(objective) == "score"
+        self.objective = _check_objective(objective)
         self.seed = seed_to_int(seed)
         self.name = name
         self._solver: Optional[_core.DoubleDummy] = None
@@ -139,14 +142,15 @@ class MonteCarloBot:
         if len(legal) == 1:
             return legal[0]
         seed = _public_seed(self.seed, state)
+        equity = _equity_of(state, self.objective)
         if state.phase == "play" and 8 - state.tricks_played <= self.endgame_tricks:
             if self._solver is None:
                 self._solver = _core.DoubleDummy(16)
             mask, sums, _ = self._solver.pimc(state, self.endgame_worlds, seed, self.bid_weight, self.time_budget,
-                                              self.by_score, self.play_weight)
+                                              self.objective == "score", self.play_weight, equity)
             return _best({c: sums[c] for c in legal})
         return _best(_core.mc_evaluate(state, self.worlds, GREEDY, seed, self.bid_weight, self.time_budget,
-                                       self.play_weight))
+                                       self.play_weight, equity))
 
 
 class PIMCBot:
@@ -164,7 +168,7 @@ class PIMCBot:
     def __init__(self, worlds: Optional[int] = 20, bid_worlds: int = 300, seed: int = 0, name: str = "pimc",
                  time_budget: Optional[float] = None, objective: str = "points") -> None:
         self.worlds, self.time_budget = _check_budget(worlds, time_budget)
-        self.by_score = _check_objective(objective) == "score"
+        self.objective = _check_objective(objective)
         self.bid_worlds = _check_int("bid_worlds", bid_worlds, 1, 1 << 30)
         self.seed, self.name = seed_to_int(seed), name
         self._solver = _core.DoubleDummy(18)
@@ -175,9 +179,11 @@ class PIMCBot:
             return legal[0]
         seed = _public_seed(self.seed, state)
         if state.phase == "play":
-            _, sums, _ = self._solver.pimc(state, self.worlds, seed, 1.0, self.time_budget, self.by_score)
+            _, sums, _ = self._solver.pimc(state, self.worlds, seed, 1.0, self.time_budget, self.objective == "score",
+                                           1.0, _equity_of(state, self.objective))
             return _best({c: sums[c] for c in legal})
-        return _best(_core.mc_evaluate(state, self.bid_worlds, GREEDY, seed, 1.0, self.time_budget))
+        return _best(_core.mc_evaluate(state, self.bid_worlds, GREEDY, seed, 1.0, self.time_budget, 1.0,
+                                       _equity_of(state, self.objective)))
 
 
 class ISMCTSBot:

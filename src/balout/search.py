@@ -148,13 +148,21 @@ def _check_budget(worlds, time_budget, name: str = "worlds",
 
 #: what PIMC averages over its deals: each card's double-dummy card points,
 #: or what those points are worth, the hand-score difference
-OBJECTIVES = ("points", "score")
+OBJECTIVES = ("points", "score", "match")
 
 
 def _check_objective(objective) -> str:
     if not isinstance(objective, str) or objective not in OBJECTIVES:
         raise OptionError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     return objective
+
+
+def _equity_of(state: State, objective: str):
+    """The native match equity pair for objective "match", else None."""
+    if objective != "match":
+        return None
+    from .equity import match_equity
+    return match_equity(state.variant, state.options).native()
 
 
 def _check_state(state) -> State:
@@ -242,13 +250,17 @@ class Solver:
         seed only. ``objective="score"`` averages what each value is worth
         instead: the team's hand score minus the other's, were the hand to
         end on those card points (made or failed, capot), plus 1/1024 of the
-        card points to break ties. Returns ``{"seat", "worlds": n, "moves":
-        {card: mean}}``."""
+        card points to break ties. ``objective="match"``: the chance that
+        the team wins the match, were the hand to end on those card points,
+        from the match score before the hand (:mod:`balout.equity`), plus a
+        millionth of the card points to break ties. Returns ``{"seat",
+        "worlds": n, "moves": {card: mean}}``."""
         worlds, time_budget = _check_budget(worlds, time_budget)
-        by_score = _check_objective(objective) == "score"
-        legal, sums, n = self._native.pimc(_check_state(state), worlds, seed_to_int(seed),
-                                           _check_weight(bid_weight), time_budget, by_score,
-                                           _check_weight(play_weight, "play_weight"))
+        objective = _check_objective(objective)
+        state = _check_state(state)
+        legal, sums, n = self._native.pimc(state, worlds, seed_to_int(seed),
+                                           _check_weight(bid_weight), time_budget, objective == "score",
+                                           _check_weight(play_weight, "play_weight"), _equity_of(state, objective))
         return {"seat": state.to_act, "worlds": n,
                 "moves": {card_name(c): float(sums[c]) / n for c in range(32) if legal >> c & 1}}
 
