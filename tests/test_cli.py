@@ -298,3 +298,35 @@ def test_review_values_every_card_of_a_match(tmp_path):
     bad.write_text('{"variant": "balout", "deck": []}\n')
     code, _, stderr = run("review", str(bad))
     assert code == 2 and "balout review: error:" in stderr and "Traceback" not in stderr
+
+
+def test_equity_of_a_score_and_the_table():
+    from balout.equity import match_equity
+    code, out, err = run("equity", "--variant", "balout", "--score", "300,450", "--json")
+    assert code == 0, err
+    got = json.loads(out)
+    assert got == {"variant": "balout", "target": 500, "score": [300, 450],
+                   "equity": match_equity("balout")(300, 450)}
+    assert 0.05 < got["equity"] < 0.3
+    code, out, err = run("equity", "--variant", "belote", "--score", "1000,990")
+    assert code == 0 and "wins 100.0% of the time" in out
+    code, out, err = run("equity", "--variant", "baloot", "--json")
+    table = json.loads(out)
+    assert table["scores"] == [152 * k // 10 for k in range(10)]
+    e = table["equity"]
+    assert all(abs(e[i][i] - 0.5) < 1e-6 and abs(e[i][j] + e[j][i] - 1) < 1e-5
+               for i in range(10) for j in range(10))
+    code, out, err = run("equity", "--options", '{"target": 1000}')
+    assert code == 0 and "a match to 1000" in out and len(out.splitlines()) == 12
+
+
+@pytest.mark.parametrize("args,message", [
+    (("--score", "3"), "give two scores as US,THEM"),
+    (("--score", "3,-1"), "must be non-negative"),
+    (("--score", "a,b"), "not an integer"),
+    (("--variant", "bridge"), "invalid choice"),
+    (("--options", '{"target": 7}'), "allowed: 500 to 2000"),
+])
+def test_equity_bad_arguments(args, message):
+    code, out, err = run("equity", *args)
+    assert code == 2 and message in err and out == ""

@@ -275,6 +275,40 @@ def cmd_compare(args) -> int:
     return 0
 
 
+def cmd_equity(args) -> int:
+    from .equity import match_equity
+
+    eq = match_equity(args.variant, args.options)
+    if args.score is not None:
+        us, them = args.score
+        p = eq(us, them)
+        if args.json:
+            print(json.dumps({"variant": eq.variant, "target": eq.target, "score": [us, them], "equity": p}))
+        else:
+            print(f"{eq.variant}, a match to {eq.target}: a team with {us} points against {them} wins "
+                  f"{p:.1%} of the time, before the next hand")
+        return 0
+    scores = [eq.target * k // 10 for k in range(10)]
+    rows = [[eq(us, them) for them in scores] for us in scores]
+    if args.json:
+        print(json.dumps({"variant": eq.variant, "target": eq.target, "scores": scores, "equity": rows}))
+        return 0
+    print(f"{eq.variant}, a match to {eq.target}: the chance that a team wins the match, before a hand, "
+          "from its score (rows) against the other team's (columns)")
+    width = max(len(str(s)) for s in scores) + 1
+    print(" " * width + "".join(f"{s:>6}" for s in scores))
+    for us, row in zip(scores, rows):
+        print(f"{us:>{width - 1}} " + "".join(f"{p:6.2f}" for p in row))
+    return 0
+
+
+def _score(text: str) -> tuple:
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(f"give two scores as US,THEM, got {text!r}")
+    return _nonneg_int(parts[0].strip()), _nonneg_int(parts[1].strip())
+
+
 def _nonneg_int(text: str) -> int:
     try:
         v = int(text.replace("_", ""))
@@ -381,6 +415,13 @@ def build_parser() -> argparse.ArgumentParser:
     cp.add_argument("second", help="another, with the same variant, options and seed")
     cp.add_argument("--json", action="store_true")
     cp.set_defaults(func=cmd_compare)
+    eq = sub.add_parser("equity", help="the chance of winning the match from a score (match equity)")
+    eq.add_argument("--variant", default="balout", choices=VARIANTS)
+    eq.add_argument("--score", type=_score, default=None,
+                    help="US,THEM: one team's score and the other's before a hand (default: a table)")
+    eq.add_argument("--options", type=_json_options, default=None, help="rule options as JSON")
+    eq.add_argument("--json", action="store_true")
+    eq.set_defaults(func=cmd_equity)
     m = sub.add_parser("simulate", help="simulate many independent hands natively")
     m.add_argument("--variant", default="balout", choices=VARIANTS)
     m.add_argument("--hands", type=_nonneg_int, default=1_000_000, help="number of hands (default 1,000,000)")
