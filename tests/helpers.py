@@ -61,3 +61,27 @@ def examples(variant: str) -> list:
     """The shared example cases of a variant (tests/data/<variant>.jsonl)."""
     with open(DATA / f"{variant}.jsonl", encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
+
+
+def played_out_double_dummy(state: State, card: int) -> State:
+    """A copy of the state with ``card`` played, then the hand played to its
+    end double-dummy (each side its best card, the lowest id on ties)."""
+    from balout.search import Solver
+
+    t = state.clone()
+    t.apply_action(card)
+    while not t.is_terminal():
+        moves = Solver().moves(t)
+        t.apply_action(max(moves, key=lambda c: (moves[c], -c)))
+    return t
+
+
+def mean_over_worlds(state: State, rows, value) -> dict:
+    """{card name: mean over the worlds (rows of hand masks) of value(world,
+    card)}: what PIMC averages, worked out world by world."""
+    out: dict = {}
+    for row in rows:
+        w = state.with_hands(row)
+        for c in w.legal_actions():
+            out[card_name(c)] = out.get(card_name(c), 0) + value(w, c) / len(rows)
+    return out

@@ -14,10 +14,10 @@ import pytest
 
 from balout import State, _core
 from balout.bots import MonteCarloBot, PIMCBot
-from balout.cards import card_name
 from balout.equity import MatchEquity, _backward, match_equity
 from balout.errors import OptionError
 from balout.search import Sampler, Solver
+from helpers import mean_over_worlds, played_out_double_dummy
 
 GREEDY = 1
 
@@ -172,11 +172,7 @@ def equity_if_played(s: State, card: int) -> float:
     the hand ends double-dummy, plus a millionth of its card points (PIMC's
     value by match)."""
     team = s.to_act & 1
-    t = s.clone()
-    t.apply_action(card)
-    while not t.is_terminal():   # the double-dummy line: each side takes its best card
-        moves = Solver().moves(t)
-        t.apply_action(max(moves, key=lambda c: (moves[c], -c)))
+    t = played_out_double_dummy(s, card)
     if t.match_winner is not None:
         value = 1.0 if t.match_winner == team else 0.0
     else:
@@ -205,12 +201,7 @@ def test_pimc_by_match_values_each_world_by_its_double_dummy_line(variant):
     out double-dummy after it, from the match score before the hand."""
     differs = 0
     for s in at_stake_positions(variant, 4, 9):
-        rows = Sampler(s, s.to_act).hands(3, 21)
-        expect = {}
-        for row in rows:
-            w = s.with_hands(row)
-            for c in w.legal_actions():
-                expect[card_name(c)] = expect.get(card_name(c), 0) + equity_if_played(w, c) / len(rows)
+        expect = mean_over_worlds(s, Sampler(s, s.to_act).hands(3, 21), equity_if_played)
         got = Solver().pimc(s, 3, 21, objective="match")["moves"]
         assert got.keys() == expect.keys()
         assert all(math.isclose(got[c], expect[c], abs_tol=1e-6) for c in expect), (got, expect)

@@ -29,7 +29,7 @@ from balout.cards import Card, card_name
 from balout.errors import BaloutError, OptionError
 from balout.rules import resolve
 from balout.search import InformationSet, Sampler, Solver, information_set, solve
-from helpers import deck_for, play, state_for
+from helpers import deck_for, mean_over_worlds, play, played_out_double_dummy, state_for
 
 VARIANTS = ("balout", "belote", "baloot")
 CONTRACTS = (("balout", None), ("belote", None), ("baloot", "hokm"), ("baloot", "sun"))
@@ -922,11 +922,7 @@ def score_if_played(s: State, card: int) -> float:
     """The acting team's hand score minus the other's once ``card`` is played
     and the hand ends, plus 1/1024 of its card points (PIMC's by-score value)."""
     team = s.to_act & 1
-    t = s.clone()
-    t.apply_action(card)
-    while not t.is_terminal():   # the double-dummy line: each side takes its best card
-        moves = Solver().moves(t)
-        t.apply_action(max(moves, key=lambda c: (moves[c], -c)))
+    t = played_out_double_dummy(s, card)
     hs = t.hand_score
     return hs[team] - hs[team ^ 1] + t.card_points[team] / 1024
 
@@ -955,12 +951,7 @@ def test_pimc_by_score_values_each_world_by_its_double_dummy_line():
     reach at these positions)."""
     for variant, kind in CONTRACTS:
         s = positions(variant, 1, 9, 11, kind=kind, seed0=501)[0]
-        rows = Sampler(s, s.to_act).hands(3, 21)
-        expect = {}
-        for row in rows:
-            w = s.with_hands(row)
-            for c in w.legal_actions():
-                expect[card_name(c)] = expect.get(card_name(c), 0) + score_if_played(w, c) / len(rows)
+        expect = mean_over_worlds(s, Sampler(s, s.to_act).hands(3, 21), score_if_played)
         got = Solver().pimc(s, 3, 21, objective="score")["moves"]
         assert got.keys() == expect.keys()
         assert all(math.isclose(got[c], expect[c]) for c in expect), (variant, kind, got, expect)
