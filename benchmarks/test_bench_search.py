@@ -7,7 +7,9 @@
   transposition table (``benchmarks/reference/plain_dd.c``), the yardstick of
   issue #5, interleaved on the same deals; then the solve time by the number
   of tricks left;
-* PIMC (sample + solve every legal card in each world) mid-hand: worlds/s.
+* PIMC (sample + solve every legal card in each world) mid-hand: worlds/s,
+  and by hand score or match equity against card points; flat Monte Carlo
+  on the first bid by match equity against the hand score.
 
 Every figure goes to ``extra_info`` and to a "balout search" section of the
 terminal report. The deal counts: ``BALOUT_BENCH_DEALS`` (default 1000) per
@@ -27,6 +29,7 @@ import pytest
 
 import balout
 from balout import _core
+from balout.bots import GREEDY
 from balout.search import Sampler, Solver
 
 VARIANTS = ("balout", "belote", "baloot")
@@ -354,30 +357,64 @@ def test_pimc_mid_hand(benchmark, rate, full, say, mid_hand_states, variant):
             f"{per_s:,.0f} worlds/s ({per_s * nlegal:,.0f} card solves/s)")
 
 
-def test_pimc_by_score_against_points(benchmark, full, say, mid_hand_states):
-    """PIMC averaging hand scores (objective="score") against card points:
-    the same worlds, each round timing one of each; the ratio is of the
-    fastest rounds."""
+def test_pimc_objectives_against_points(benchmark, full, say, mid_hand_states):
+    """PIMC averaging hand scores (objective="score") and match equity
+    (objective="match") against card points: the same worlds, each round
+    timing one of each; the ratios are of the fastest rounds."""
+    from balout.equity import match_equity
     s = mid_hand_states["belote"]
     worlds = 200 if full else 5
+    equity = match_equity(s.variant, s.options).native()
     dd = _core.DoubleDummy(18)
-    dd.pimc(s, worlds, 3)   # the table warm for both
-    times = {False: [], True: []}
+    dd.pimc(s, worlds, 3)   # the table warm for all three
+    runs = {"points": (False, None), "score": (True, None), "match": (False, equity)}
+    times = {name: [] for name in runs}
 
-    def both():
-        for by_score in (False, True):
+    def each():
+        for name, (by_score, eq) in runs.items():
             t = time.perf_counter()
-            out = dd.pimc(s, worlds, 3, 1.0, None, by_score)
-            times[by_score].append(time.perf_counter() - t)
+            out = dd.pimc(s, worlds, 3, 1.0, None, by_score, 1.0, eq)
+            times[name].append(time.perf_counter() - t)
         return out
 
-    legal, sums, n = benchmark.pedantic(both, rounds=7 if full else 1, iterations=1)
+    legal, sums, n = benchmark.pedantic(each, rounds=7 if full else 1, iterations=1)
     assert n == worlds
     if full:
-        ratio = min(times[True]) / min(times[False])
-        benchmark.extra_info["score_vs_points"] = round(ratio, 3)
-        say(f"pimc[belote] by score: x{ratio:.3f} the time of card points "
-            f"({worlds / min(times[True]):,.0f} against {worlds / min(times[False]):,.0f} worlds/s)")
+        base = min(times["points"])
+        for name in ("score", "match"):
+            ratio = min(times[name]) / base
+            benchmark.extra_info[f"{name}_vs_points"] = round(ratio, 3)
+            say(f"pimc[belote] by {name}: x{ratio:.3f} the time of card points "
+                f"({worlds / min(times[name]):,.0f} against {worlds / base:,.0f} worlds/s)")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_flat_monte_carlo_by_match_against_hand_score(benchmark, full, say, variant):
+    """Flat Monte Carlo (``mc_evaluate``, greedy play-outs) on the first
+    bid, valuing each play-out by match equity against the hand-score
+    difference: the same worlds, each round timing one of each; the ratio is
+    of the fastest rounds."""
+    from balout.equity import match_equity
+    s = balout.State(variant, seed=5)
+    worlds = 3000 if full else 30
+    equity = match_equity(variant).native()
+    times = {None: [], "match": []}
+
+    def each():
+        for name, eq in ((None, None), ("match", equity)):
+            t = time.perf_counter()
+            out = _core.mc_evaluate(s, worlds, GREEDY, 9, 1.0, None, 1.0, eq)
+            times[name].append(time.perf_counter() - t)
+        return out
+
+    values = benchmark.pedantic(each, rounds=7 if full else 1, iterations=1)
+    assert set(values) == set(s.legal_actions())
+    assert all(0.0 <= v <= 1.0 for v in values.values())
+    if full:
+        ratio = min(times["match"]) / min(times[None])
+        benchmark.extra_info["match_vs_score"] = round(ratio, 3)
+        say(f"flat Monte Carlo[{variant}] first bid by match equity: x{ratio:.3f} the time of the hand score "
+            f"({worlds / min(times['match']):,.0f} against {worlds / min(times[None]):,.0f} worlds/s)")
 
 
 def test_pimc_fresh_table_per_call(benchmark, full, say, mid_hand_states):

@@ -23,7 +23,10 @@ Levels (budgets per decision on one core of the reference machine):
   (``bid_weight=0``): only deals in which the greedy bidder would have
   bid as the other seats did, as far as 256 draws find one; and the
   opponents' plays (``play_weight=0``): only deals in which the greedy
-  player would have played their cards, until no world explains them.
+  player would have played their cards, until no world explains them. In
+  baloot it plays for the match (``objective="match"``: the chance of
+  winning it, :mod:`balout.equity`), elsewhere for the card points and the
+  hand score.
 - ``cheat``: sees every card: double-dummy play, bids evaluated on the real
   deal. Only to measure the ceiling.
 
@@ -36,12 +39,12 @@ from __future__ import annotations
 import hashlib
 import inspect
 import random as _random
-from typing import Callable, Dict, Optional, Protocol
+from typing import Callable, Dict, Mapping, Optional, Protocol, Union
 
 from . import _core
 from ._user import is_spec, load, spec_attr
 from .errors import BaloutError, OptionError
-from .search import _check_budget, _check_objective, _check_weight, _equity_of
+from .search import _check_budget, _check_objectives, _check_weight, _equity_of
 from .state import State, _check_int, seed_to_int
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "MonteCarloBot", "PIMCBot", "ISMCTSBot", "CheatBot", "make_bot",
@@ -121,18 +124,20 @@ class MonteCarloBot:
     (see :meth:`balout.search.Solver.pimc`); ``"match"``: the chance of
     winning the match (:mod:`balout.equity`), in PIMC and in the flat Monte
     Carlo decisions (bids, doubling, the cards before PIMC) alike, which
-    otherwise maximise the hand score."""
+    otherwise maximise the hand score. One objective for every variant, or a
+    mapping of variants to objectives (the variants it leaves out: "points"),
+    such as ``{"baloot": "match"}``."""
 
     def __init__(self, worlds: Optional[int] = 200, endgame_tricks: int = 3, endgame_worlds: Optional[int] = 20,
                  seed: int = 0, name: str = "montecarlo", bid_weight: float = 1.0,
-                 time_budget: Optional[float] = None, objective: str = "points",
+                 time_budget: Optional[float] = None, objective: Union[str, Mapping[str, str]] = "points",
                  play_weight: float = 1.0) -> None:
         self.worlds, self.time_budget = _check_budget(worlds, time_budget)
         self.endgame_worlds, _ = _check_budget(endgame_worlds, time_budget, "endgame_worlds")
         self.endgame_tricks = _check_int("endgame_tricks", endgame_tricks, 0, 8)
         self.bid_weight = _check_weight(bid_weight)
         self.play_weight = _check_weight(play_weight, "play_weight")
-        self.objective = _check_objective(objective)
+        self.objectives = _check_objectives(objective)
         self.seed = seed_to_int(seed)
         self.name = name
         self._solver: Optional[_core.DoubleDummy] = None
@@ -142,12 +147,13 @@ class MonteCarloBot:
         if len(legal) == 1:
             return legal[0]
         seed = _public_seed(self.seed, state)
-        equity = _equity_of(state, self.objective)
+        objective = self.objectives[state.variant]
+        equity = _equity_of(state, objective)
         if state.phase == "play" and 8 - state.tricks_played <= self.endgame_tricks:
             if self._solver is None:
                 self._solver = _core.DoubleDummy(16)
             mask, sums, _ = self._solver.pimc(state, self.endgame_worlds, seed, self.bid_weight, self.time_budget,
-                                              self.objective == "score", self.play_weight, equity)
+                                              objective == "score", self.play_weight, equity)
             return _best({c: sums[c] for c in legal})
         return _best(_core.mc_evaluate(state, self.worlds, GREEDY, seed, self.bid_weight, self.time_budget,
                                        self.play_weight, equity))
@@ -166,9 +172,9 @@ class PIMCBot:
     ``objective`` as for :class:`MonteCarloBot`."""
 
     def __init__(self, worlds: Optional[int] = 20, bid_worlds: int = 300, seed: int = 0, name: str = "pimc",
-                 time_budget: Optional[float] = None, objective: str = "points") -> None:
+                 time_budget: Optional[float] = None, objective: Union[str, Mapping[str, str]] = "points") -> None:
         self.worlds, self.time_budget = _check_budget(worlds, time_budget)
-        self.objective = _check_objective(objective)
+        self.objectives = _check_objectives(objective)
         self.bid_worlds = _check_int("bid_worlds", bid_worlds, 1, 1 << 30)
         self.seed, self.name = seed_to_int(seed), name
         self._solver = _core.DoubleDummy(18)
@@ -178,12 +184,13 @@ class PIMCBot:
         if len(legal) == 1:
             return legal[0]
         seed = _public_seed(self.seed, state)
+        objective = self.objectives[state.variant]
+        equity = _equity_of(state, objective)
         if state.phase == "play":
-            _, sums, _ = self._solver.pimc(state, self.worlds, seed, 1.0, self.time_budget, self.objective == "score",
-                                           1.0, _equity_of(state, self.objective))
+            _, sums, _ = self._solver.pimc(state, self.worlds, seed, 1.0, self.time_budget, objective == "score",
+                                           1.0, equity)
             return _best({c: sums[c] for c in legal})
-        return _best(_core.mc_evaluate(state, self.bid_worlds, GREEDY, seed, 1.0, self.time_budget, 1.0,
-                                       _equity_of(state, self.objective)))
+        return _best(_core.mc_evaluate(state, self.bid_worlds, GREEDY, seed, 1.0, self.time_budget, 1.0, equity))
 
 
 class ISMCTSBot:
@@ -240,7 +247,8 @@ _FACTORIES: Dict[str, Callable[[int], Bot]] = {
     "random": lambda seed: RandomBot(seed),
     "easy": lambda seed: GreedyBot(seed),
     "medium": lambda seed: MonteCarloBot(300, 3, 20, seed, "medium"),
-    "hard": lambda seed: MonteCarloBot(3000, 7, 40, seed, "hard", bid_weight=0.0, play_weight=0.0),
+    "hard": lambda seed: MonteCarloBot(3000, 7, 40, seed, "hard", bid_weight=0.0, play_weight=0.0,
+                                       objective={"baloot": "match"}),
     "cheat": lambda seed: CheatBot(seed),
     "pimc": lambda seed: PIMCBot(20, 300, seed),
     "ismcts": lambda seed: ISMCTSBot(20_000, None, 300, seed),

@@ -11,13 +11,14 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 
 from . import _core
 from .cards import Card, CardSet, card_name
 from .errors import BaloutError, OptionError
+from .rules import VARIANTS
 from .state import State, _check_int, seed_to_int
 
 __all__ = ["InformationSet", "information_set", "Sampler", "Solver", "solve"]
@@ -155,6 +156,20 @@ def _check_objective(objective) -> str:
     if not isinstance(objective, str) or objective not in OBJECTIVES:
         raise OptionError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     return objective
+
+
+def _check_objectives(objective) -> Dict[str, str]:
+    """A bot's objective per variant, from one objective or a mapping of
+    variants to objectives (the variants left out: "points")."""
+    if isinstance(objective, Mapping):
+        unknown = [v for v in objective if v not in VARIANTS]
+        if unknown:
+            raise OptionError(f"objective: unknown variant {unknown[0]!r}; variants are {', '.join(VARIANTS)}")
+        return {v: _check_objective(objective.get(v, "points")) for v in VARIANTS}
+    if isinstance(objective, str) and objective in OBJECTIVES:
+        return {v: objective for v in VARIANTS}
+    raise OptionError(f"objective must be one of {', '.join(OBJECTIVES)}, or a mapping of variants to them, "
+                      f"got {objective!r}")
 
 
 def _equity_of(state: State, objective: str):
