@@ -230,7 +230,7 @@ def test_an_objective_per_variant():
     positions = [at_stake_positions(v, 6, cards) for v in ("balout", "belote", "baloot") for cards in (32, 12)]
     differ = 0
     for s in (p for group in positions for p in group):
-        by_variant = {"baloot": "match", "belote": "score"}.get(s.variant, "points")
+        by_variant = mixed.get(s.variant, "points")
         for make in (lambda o: MonteCarloBot(60, 3, 4, seed=9, objective=o),
                      lambda o: PIMCBot(4, 60, seed=9, objective=o)):
             a = make(mixed).act(s)

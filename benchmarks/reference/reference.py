@@ -10,24 +10,39 @@ from __future__ import annotations
 import ctypes
 import os
 import platform
+import shutil
 import subprocess
 import sysconfig
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def compiler() -> list:
+    """The C compiler: $CC, Python's own, or the first of cc, gcc, clang on
+    the PATH (the project's build needs one already)."""
+    for cc in (os.environ.get("CC"), sysconfig.get_config_var("CC"), "cc", "gcc", "clang"):
+        if cc and shutil.which(cc.split()[0]):
+            return cc.split()
+    raise RuntimeError("no C compiler found ($CC, Python's CC, cc, gcc or clang); balout's own build needs one too")
+
+
 def build(name: str, out_dir: str) -> ctypes.CDLL:
-    """NAME.c compiled with the extension's optimisation flags (the project's
-    build needs a C compiler already) into out_dir, and loaded. Raises
-    OSError or subprocess.CalledProcessError if it cannot be built."""
+    """NAME.c compiled with the extension's optimisation flags into out_dir,
+    and loaded. Raises RuntimeError, with the compiler's message, if it
+    cannot be built."""
     src = os.path.join(HERE, name + ".c")
-    cc = (sysconfig.get_config_var("CC") or "cc").split()
     flags = ["-O3", "-shared", "-fPIC"]
     if platform.machine().lower() in ("x86_64", "amd64"):
         flags.append("-mpopcnt")
     lib = os.path.join(out_dir, name + ".so")
-    subprocess.run([*cc, *flags, src, "-o", lib], check=True, capture_output=True)
-    return ctypes.CDLL(lib)
+    command = [*compiler(), *flags, src, "-o", lib]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr.strip()}")
+    try:
+        return ctypes.CDLL(lib)
+    except OSError as exc:
+        raise RuntimeError(f"cannot load {lib}: {exc}") from exc
 
 
 class PlainSolver:

@@ -161,15 +161,15 @@ def _check_objective(objective) -> str:
 def _check_objectives(objective) -> Dict[str, str]:
     """A bot's objective per variant, from one objective or a mapping of
     variants to objectives (the variants left out: "points")."""
-    if isinstance(objective, Mapping):
-        unknown = [v for v in objective if v not in VARIANTS]
-        if unknown:
-            raise OptionError(f"objective: unknown variant {unknown[0]!r}; variants are {', '.join(VARIANTS)}")
-        return {v: _check_objective(objective.get(v, "points")) for v in VARIANTS}
-    if isinstance(objective, str) and objective in OBJECTIVES:
-        return {v: objective for v in VARIANTS}
-    raise OptionError(f"objective must be one of {', '.join(OBJECTIVES)}, or a mapping of variants to them, "
-                      f"got {objective!r}")
+    if isinstance(objective, str):
+        return dict.fromkeys(VARIANTS, _check_objective(objective))
+    if not isinstance(objective, Mapping):
+        raise OptionError(f"objective must be one of {', '.join(OBJECTIVES)}, or a mapping of variants to them, "
+                          f"got {objective!r}")
+    unknown = [v for v in objective if v not in VARIANTS]
+    if unknown:
+        raise OptionError(f"objective: unknown variant {unknown[0]!r}; variants are {', '.join(VARIANTS)}")
+    return {v: _check_objective(objective.get(v, "points")) for v in VARIANTS}
 
 
 def _equity_of(state: State, objective: str):
