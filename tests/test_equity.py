@@ -15,6 +15,7 @@ import pytest
 
 from balout import State, _core
 from balout.bots import MonteCarloBot, PIMCBot, make_bot
+from balout import equity
 from balout.equity import MatchEquity, _backward, match_equity
 from balout.errors import OptionError
 from balout.search import Sampler, Solver
@@ -76,6 +77,39 @@ def test_lookup_and_the_shared_table():
     assert match_equity("balout", {"target": 1000}).step == 10
     table, step = e.native()
     assert table is e.table and step == 5
+
+
+@pytest.mark.parametrize("variant", ["balout", "belote", "baloot"])
+def test_the_tables_made_in_advance_are_what_the_engine_computes(variant):
+    """The shipped table of each variant's default rules is the one
+    MatchEquity computes now (if the engine's rules or greedy player change,
+    this fails: remake them with python -m balout.equity)."""
+    computed = MatchEquity(variant)
+    with np.load(equity.MADE_TABLES) as made:
+        shipped = made[f"{variant}_table"]
+    np.testing.assert_allclose(shipped, computed.table, rtol=0, atol=1e-6)
+
+
+def test_the_default_rules_read_the_made_table_and_others_compute_theirs(monkeypatch):
+    computed = []
+    real = MatchEquity.__init__
+
+    def counting(self, variant="balout", options=None, **kw):
+        computed.append(variant)
+        real(self, variant, options, **kw)
+
+    monkeypatch.setattr(MatchEquity, "__init__", counting)
+    equity._cached.cache_clear()
+    try:
+        e = match_equity("baloot")
+        assert computed == [] and e.target == 152 and e.table.dtype == np.float32
+        with np.load(equity.MADE_TABLES) as made:
+            assert np.array_equal(e.table, made["baloot_table"])
+        assert match_equity("belote", {"target": 500}).n == 100 and computed == ["belote"]
+        # a table made for other rules is not taken for these
+        assert equity._made_table("belote", {**match_equity("belote").options, "target": 500}) is None
+    finally:
+        equity._cached.cache_clear()
 
 
 def test_bad_arguments():

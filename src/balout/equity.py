@@ -15,10 +15,18 @@ programming from the end of the match back to 0-0. It leaves out who deals
 next and the litige pot. Scores go in steps (``target // 100`` points, at
 least 1: 5 in balout, 10 in belote, 1 in baloot) and a hand's score moves
 a team by its score rounded to the nearest step.
+
+The tables of the three variants' default rules are made in advance and
+ship with the package (``equity_tables.npz``, written by ``python -m
+balout.equity src/balout/equity_tables.npz`` in a checkout; a test checks that they are what this module computes), so
+a bot's first decision does not wait for them. Other rule options have
+theirs computed once per process, in about a second.
 """
 from __future__ import annotations
 
+import json
 from functools import lru_cache
+from pathlib import Path
 from typing import Mapping, Optional
 
 import numpy as np
@@ -27,6 +35,9 @@ from . import rules as _rules
 from .state import _check_int
 
 __all__ = ["MatchEquity", "match_equity"]
+
+#: the tables of each variant's default rules, made in advance
+MADE_TABLES = Path(__file__).with_name("equity_tables.npz")
 
 
 class MatchEquity:
@@ -41,13 +52,25 @@ class MatchEquity:
     def __init__(self, variant: str = "balout", options: Optional[Mapping] = None, *, hands: int = 200_000,
                  policy: str = "greedy", seed: int = 0) -> None:
         from .simulate import simulate
-        self.variant, self.options, _ = _rules.resolve(variant, options)
-        self.target = self.options["target"]
-        self.step = max(1, self.target // 100)
+        self._resolve(variant, options)
         hands = _check_int("hands", hands, 1, 1 << 30)
         rows = simulate(self.variant, hands=hands, policy=policy, seed=seed, options=self.options,
                         threads=1).hands
         self.table = _backward(rows["hand_score"].astype(np.int64), self.target, self.step)
+
+    def _resolve(self, variant: str, options: Optional[Mapping]) -> None:
+        self.variant, self.options, _ = _rules.resolve(variant, options)
+        self.target = self.options["target"]
+        self.step = max(1, self.target // 100)
+
+    @classmethod
+    def _of_table(cls, variant: str, options: Optional[Mapping], table: np.ndarray) -> "MatchEquity":
+        self = cls.__new__(cls)
+        self._resolve(variant, options)
+        if table.shape != (-(-self.target // self.step),) * 2:
+            raise ValueError(f"a {variant} equity table of shape {table.shape}")
+        self.table = np.ascontiguousarray(table, dtype=np.float32)
+        return self
 
     @property
     def n(self) -> int:
@@ -92,13 +115,52 @@ def _backward(scores: np.ndarray, target: int, step: int) -> np.ndarray:
     return np.ascontiguousarray(e[:n, :n], dtype=np.float32)
 
 
+def _options_key(options: Mapping) -> str:
+    return json.dumps(dict(options), sort_keys=True)
+
+
+def _made_table(variant: str, options: Mapping) -> Optional[np.ndarray]:
+    """The table made in advance for these rules, if there is one."""
+    try:
+        with np.load(MADE_TABLES) as made:
+            if f"{variant}_options" in made.files and str(made[f"{variant}_options"]) == _options_key(options):
+                return made[f"{variant}_table"]
+    except OSError:     # not shipped (a bare source tree): computed instead
+        pass
+    return None
+
+
+def write_tables(path: Path = MADE_TABLES) -> None:
+    """Make the tables of the variants' default rules (the defaults of
+    :class:`MatchEquity`) and write them where :func:`match_equity` finds
+    them."""
+    arrays = {}
+    for variant in _rules.VARIANTS:
+        e = MatchEquity(variant)
+        arrays[f"{variant}_options"] = np.array(_options_key(e.options))
+        arrays[f"{variant}_table"] = e.table
+    np.savez_compressed(path, **arrays)
+
+
 @lru_cache(maxsize=32)
 def _cached(variant: str, options: tuple) -> MatchEquity:
+    made = _made_table(variant, dict(options))
+    if made is not None:
+        return MatchEquity._of_table(variant, dict(options), made)
     return MatchEquity(variant, dict(options))
 
 
 def match_equity(variant: str = "balout", options: Optional[Mapping] = None) -> MatchEquity:
-    """The table for a variant and its rule options, made once per process
-    (200,000 greedy hands, about a second) and shared."""
+    """The table for a variant and its rule options, shared: for the default
+    rules the one made in advance, for others made once per process
+    (200,000 greedy hands, about a second)."""
     name, resolved, _ = _rules.resolve(variant, options)
     return _cached(name, tuple(sorted(resolved.items())))
+
+
+if __name__ == "__main__":     # python -m balout.equity src/balout/equity_tables.npz (in a checkout)
+    import sys
+
+    where = Path(sys.argv[1]) if len(sys.argv) > 1 else MADE_TABLES
+    write_tables(where)
+    print(f"wrote {where}")
