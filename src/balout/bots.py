@@ -110,6 +110,14 @@ class GreedyBot:
         return _core.policy_action(state, GREEDY, _public_seed(self.seed, state))
 
 
+def _decision(bot, state: State):
+    """A search player's seed for this decision (from its own seed and the
+    public history), its objective in this variant and the equity table
+    that objective reads (None but for "match")."""
+    objective = bot.objectives[state.variant]
+    return _public_seed(bot.seed, state), objective, _equity_of(state, objective)
+
+
 class MonteCarloBot:
     """Flat Monte Carlo with greedy rollouts, and PIMC double-dummy play in
     the endgame; ``bid_weight`` below 1 weighs the worlds by the auction,
@@ -146,9 +154,7 @@ class MonteCarloBot:
         legal = _legal(state)
         if len(legal) == 1:
             return legal[0]
-        seed = _public_seed(self.seed, state)
-        objective = self.objectives[state.variant]
-        equity = _equity_of(state, objective)
+        seed, objective, equity = _decision(self, state)
         if state.phase == "play" and 8 - state.tricks_played <= self.endgame_tricks:
             if self._solver is None:
                 self._solver = _core.DoubleDummy(16)
@@ -183,9 +189,7 @@ class PIMCBot:
         legal = _legal(state)
         if len(legal) == 1:
             return legal[0]
-        seed = _public_seed(self.seed, state)
-        objective = self.objectives[state.variant]
-        equity = _equity_of(state, objective)
+        seed, objective, equity = _decision(self, state)
         if state.phase == "play":
             _, sums, _ = self._solver.pimc(state, self.worlds, seed, 1.0, self.time_budget, objective == "score",
                                            1.0, equity)
