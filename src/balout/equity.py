@@ -18,9 +18,10 @@ a team by its score rounded to the nearest step.
 
 The tables of the three variants' default rules are made in advance and
 ship with the package (``equity_tables.npz``, written by ``python -m
-balout.equity src/balout/equity_tables.npz`` in a checkout; a test checks that they are what this module computes), so
-a bot's first decision does not wait for them. Other rule options have
-theirs computed once per process, in about a second.
+balout.equity src/balout/equity_tables.npz`` in a checkout; a test checks
+that they are what this module computes), so a bot's first decision does
+not wait for them. Other rule options have theirs computed once per
+process, in about a second.
 """
 from __future__ import annotations
 
