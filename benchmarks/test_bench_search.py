@@ -169,6 +169,50 @@ def test_sampler_weighted_by_the_play(benchmark, rate, full, say, variant):
                      f"sampler[{variant}] weighted by the auction and the play (bid_weight 0, play_weight 0)")
 
 
+def after_random_bids(variant: str, count: int) -> list:
+    """First-trick positions (0-3 cards down) after an auction and doubling
+    of random bids, which the greedy bidder seldom explains."""
+    rng = random.Random(variant)
+    out, seed = [], 0
+    while len(out) < count:
+        seed += 1
+        s = balout.State(variant, seed=seed)
+        while not s.is_terminal() and s.phase != "play":
+            s.apply_action(rng.choice(s.legal_actions()))
+        for _ in range(rng.randrange(4)):
+            if not s.is_terminal():
+                s.apply_action(rng.choice(s.legal_actions()))
+        if not s.is_terminal() and len(s.legal_actions()) > 1:
+            out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_reading_random_bids(benchmark, full, say, variant):
+    """hard's first-trick search (flat Monte Carlo, 3,000 worlds read by the
+    auction and the play) after random bids, as a ratio to the same search
+    on uniform worlds, each position timed both ways in the same round."""
+    states = after_random_bids(variant, 12 if full else 2)
+    worlds = 3000 if full else 30
+    times = {"read": 0.0, "uniform": 0.0}
+
+    def each():
+        for s in states:
+            for name, w in (("read", 0.0), ("uniform", 1.0)):
+                t = time.perf_counter()
+                _core.mc_evaluate(s, worlds, GREEDY, 5, w, None, w)
+                times[name] += time.perf_counter() - t
+
+    benchmark.pedantic(each, rounds=3 if full else 1, iterations=1)
+    if full:
+        ratio = times["read"] / times["uniform"]
+        n = 3 * len(states)
+        benchmark.extra_info["read_vs_uniform"] = round(ratio, 2)
+        say(f"flat Monte Carlo[{variant}] after random bids, reading the auction and the play: "
+            f"x{ratio:.2f} the time of uniform worlds ({times['read'] * 1e3 / n:.1f} against "
+            f"{times['uniform'] * 1e3 / n:.1f} ms a decision)")
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_sampler_worlds_as_states(benchmark, rate, full, mid_hand_states, variant):
     """Sampler.worlds(n): the same, as State objects (each world dealt from a

@@ -1275,6 +1275,28 @@ def test_play_weight_stops_reading_plays_that_no_world_explains():
             assert bin(int(r[p])).count("1") == info.count[p]
 
 
+@pytest.mark.parametrize("variant", ["balout", "belote", "baloot"])
+def test_worlds_after_random_bids_stay_deals_of_the_information_set(variant):
+    """Random bids and plays, which the greedy model seldom explains (then
+    the worlds after the first stop reading the plays and keep the best of
+    fewer draws): every world read with bid_weight and play_weight 0 is
+    still a deal of the information set, the draws repeat under the seed,
+    and the first worlds do not depend on how many are drawn."""
+    rng = random.Random(variant)
+    for seed in range(8):
+        s = State(variant, seed=300 + seed)
+        while not s.is_terminal() and not (s.phase == "play" and s.tricks_played >= 1):
+            s.apply_action(rng.choice(s.legal_actions()))
+        if s.is_terminal():
+            continue
+        for seat in (s.to_act, s.to_act ^ 1):
+            sp = Sampler(s, seat)
+            read = sp.hands(30, seed, 0.0, 0.0)
+            check_worlds(s, seat, read)
+            assert (read == sp.hands(30, seed, 0.0, 0.0)).all()
+            assert (read[:3] == sp.hands(3, seed, 0.0, 0.0)).all()
+
+
 def test_a_voluntary_take_draws_the_trump_honours_to_the_taker():
     """After a round-1 take that was not forced, the taker holds the J or 9
     of trump in far more of the weighted worlds than of the uniform ones."""

@@ -176,7 +176,9 @@ cdef extern from "search.h" nogil:
     uint32_t solver_moves(Solver *s, const Hand *h, int16_t values[32])
     int solver_bruteforce(const Hand *h)
     int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, double bid_weight,
-                             double play_weight, Hand *out)
+                             double play_weight, int tries, Hand *out)
+    void inference_after(int got, double *play_weight, int *tries)
+    enum: INFER_TRIES
     int deal_world(const Hand *h, int seat, const uint32_t hands[4], Rng *g, Hand *out)
     int resample(const Hand *h, int seat, const Sampler *sp, Rng *g, Hand *out)
     ctypedef struct Equity:

@@ -542,13 +542,13 @@ cdef class WorldSampler:
         cdef int s
         cdef uint32_t hands[4]
         cdef Hand world
+        cdef int tries = INFER_TRIES
         rng_seed(&g, seed)
         with nogil:
             for i in range(n):
                 if bid_weight < 1.0 or play_weight < 1.0:
-                    if determinize_weighted(&self.base.h, self.seat, self.sp, &g, bid_weight, play_weight,
-                                            &world) == 2:
-                        play_weight = 1.0  # no world explains the plays: stop reading them
+                    inference_after(determinize_weighted(&self.base.h, self.seat, self.sp, &g, bid_weight,
+                                                         play_weight, tries, &world), &play_weight, &tries)
                     for s in range(4):
                         o[i, s] = world.hand[s]
                     continue

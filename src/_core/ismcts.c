@@ -136,7 +136,7 @@ int ismcts_search(Ismcts *t, const Hand *h, const IsmctsParams *p, IsmctsResult 
         /* 1. determinize (sampler_world also re-derives the world's
            declarations and belote from its own hands) */
         if (p->bid_weight < 1.0)
-            determinize_weighted(h, obs, t->sp, &g, p->bid_weight, 1.0, &w);
+            determinize_weighted(h, obs, t->sp, &g, p->bid_weight, 1.0, INFER_TRIES, &w);
         else
             sampler_world(t->sp, &g, h, &w);
 

@@ -1777,7 +1777,7 @@ static int play_mismatches(const Hand *h, int seat, const uint32_t hands[NSEATS]
 }
 
 int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, double bid_weight,
-                         double play_weight, Hand *out)
+                         double play_weight, int tries, Hand *out)
 {
     if (bid_weight >= 1.0 && play_weight >= 1.0)
         return determinize(h, seat, sp, g, out);
@@ -1789,7 +1789,7 @@ int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, dou
         if (!sp || sp->total <= 0)
             return 0;
         uint32_t hands[NSEATS], best[NSEATS] = {0, 0, 0, 0};
-        for (int k = 0; k < INFER_TRIES; k++) {
+        for (int k = 0; k < tries; k++) {
             sampler_draw(sp, g, hands);
             int miss = trace_mismatches(&tr, hands, h->played_by, g);
             int pmiss = play_weight < 1.0 ? play_mismatches(h, seat, hands) : 0;
@@ -1804,10 +1804,10 @@ int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, dou
             }
         }
         world_of(h, best, out);
-        return play_weight < 1.0 ? 2 : 1;
+        return best_miss >= 64 ? 3 : play_weight < 1.0 ? 2 : 1;
     }
     Hand best;
-    for (int k = 0; k < INFER_TRIES; k++) {
+    for (int k = 0; k < tries; k++) {
         if (!determinize(h, seat, sp, g, out))
             return 0;
         int miss = trace_mismatches(&tr, out->hand, out->played_by, g);
@@ -1819,7 +1819,15 @@ int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, dou
         }
     }
     *out = best;
-    return 1;
+    return 3;
+}
+
+void inference_after(int got, double *play_weight, int *tries)
+{
+    if (got >= 2) /* no world explains the plays: stop reading them */
+        *play_weight = 1.0;
+    if (got == 3) /* nor the auction: fewer draws for the rest of the decision */
+        *tries = INFER_TRIES_UNEXPLAINED;
 }
 
 double equity_after(const Equity *eq, const Result *r, int team)
@@ -1866,14 +1874,14 @@ uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int
         }
     }
     Hand world, w;
+    int tries = INFER_TRIES;
     for (; worlds <= 0 || k < worlds; k++) {
         if (timed && k > 0 && clock_seconds() >= deadline)
             break;
-        int got = determinize_weighted(h, seat, sp, g, bid_weight, play_weight, &world);
+        int got = determinize_weighted(h, seat, sp, g, bid_weight, play_weight, tries, &world);
         if (!got)
             break;
-        if (got == 2) /* no world explains the plays: stop reading them */
-            play_weight = 1.0;
+        inference_after(got, &play_weight, &tries);
         uint64_t seed = rng_next(g); /* the same playout stream for every action */
         for (uint64_t m = legal; m; m &= m - 1) {
             int a = __builtin_ctzll(m);
@@ -1911,17 +1919,17 @@ int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double 
     int16_t values[NCARDS];
     Hand world;
     int64_t n = 0;
+    int tries = INFER_TRIES;
     *legal = 0;
     if (max_worlds <= 0 && !timed)
         max_worlds = 1; /* no budget at all: one world rather than no end */
     while (max_worlds <= 0 || n < max_worlds) {
         if (timed && n > 0 && clock_seconds() >= deadline)
             break;
-        int got = determinize_weighted(h, h->to_act, sp, g, bid_weight, play_weight, &world);
+        int got = determinize_weighted(h, h->to_act, sp, g, bid_weight, play_weight, tries, &world);
         if (!got)
             break;
-        if (got == 2) /* no world explains the plays: stop reading them */
-            play_weight = 1.0;
+        inference_after(got, &play_weight, &tries);
         uint32_t m = solver_moves(s, &world, values);
         *legal = m;
         for (; m; m &= m - 1) {

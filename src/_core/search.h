@@ -146,11 +146,19 @@ int resample(const Hand *h, int seat, const Sampler *sp, Rng *g, Hand *out);
  * explain every bid or play. Worlds are drawn by rejection; after
  * INFER_TRIES draws the one that explains most bids, then most plays, is
  * kept, which bounds the time when the model explains them badly. Returns
- * 0 if no world is consistent, 2 if play_weight < 1 and no draw was kept
- * (the plays are not the model's: callers stop reading them), else 1. */
+ * 0 if no world is consistent; if no draw was kept, 3 when the world kept
+ * leaves bids unexplained (the auction is not the model's: callers stop
+ * reading the plays and draw at most INFER_TRIES_UNEXPLAINED times for the
+ * rest of the decision), else 2 when play_weight < 1 (the plays are not the
+ * model's: callers stop reading them); else 1. `tries`: the draws allowed,
+ * INFER_TRIES until the auction proves unexplained. */
 #define INFER_TRIES 256
+#define INFER_TRIES_UNEXPLAINED 32
 int determinize_weighted(const Hand *h, int seat, const Sampler *sp, Rng *g, double bid_weight,
-                         double play_weight, Hand *out);
+                         double play_weight, int tries, Hand *out);
+/* What a caller of determinize_weighted reads and draws for the rest of a
+ * decision, after a world returned `got`. */
+void inference_after(int got, double *play_weight, int *tries);
 
 /* A match equity table: table[i * n + j] is the chance that a team with
  * i * step to (i + 1) * step - 1 points wins the match against a team with

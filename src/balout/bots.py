@@ -21,7 +21,8 @@ Levels (budgets per decision on one core of the reference machine):
   trick the double-dummy solver is fast enough, and PIMC plays clearly
   better than greedy rollouts). Its worlds also explain the auction
   (``bid_weight=0``): only deals in which the greedy bidder would have
-  bid as the other seats did, as far as 256 draws find one; and the
+  bid as the other seats did, as far as 256 draws find one (32 for the
+  rest of a decision once none did); and the
   opponents' plays (``play_weight=0``): only deals in which the greedy
   player would have played their cards, until no world explains them. In
   baloot it plays for the match (``objective="match"``: the chance of

@@ -109,7 +109,9 @@ class Sampler:
         seat played that the greedy player would not have played holding
         that deal's cards. When 256 draws hold no deal that explains the
         plays, the opponents do not play like the model and the rest of the
-        deals do not read them."""
+        deals do not read them; when they hold none that explains the bids,
+        the rest of the deals do not read the plays either, and each keeps
+        the best of 32 draws."""
         n = _check_int("n", n, 0, 1 << 30)
         return self._native.draw(n, seed_to_int(seed), _check_weight(bid_weight),
                                  _check_weight(play_weight, "play_weight"))
