@@ -582,11 +582,39 @@ def _budget(value):
     return value
 
 
+def test_action_to_string_names_any_action_id_and_refuses_the_rest():
+    s = auction_state()
+    assert s.action_to_string(33) == "take" and s.action_to_string(np.int64(32)) == "pass"
+    assert s.action_to_string(Card("TS")) == "TS" and s.action_to_string("take:H") == "take:H"
+    with pytest.raises(IllegalActionError, match=r"action ids are 0\.\.49; legal: pass, take"):
+        s.action_to_string(50)
+    with pytest.raises(ActionTypeError, match="1.5 is not an action"):
+        s.action_to_string(1.5)
+
+
+def test_with_hands_takes_card_sets_in_any_spelling_and_refuses_other_cards():
+    s = trick_state()
+    spelled = [str(h) for h in s.hands]
+    swapped = [s.hands[0], s.hands[1], s.hands[3], s.hands[2]]  # seats 2 and 3 hold 7 cards each
+    for hands in (spelled, list(s.hand_masks), np.array(s.hand_masks, dtype=np.uint32), [list(h) for h in s.hands]):
+        assert s.with_hands(hands) == s
+    other = s.with_hands(swapped)
+    assert other.hands == tuple(swapped) and other.trick == s.trick
+    snap = snapshot(s)
+    for bad, words in [(spelled[0], "not one string"), (spelled[:3], "got 3"), (7, "not int"),
+                       ([spelled[0] + " 7D", *spelled[1:]], "hand 0 must have 7 cards"),
+                       ([*spelled[:3], spelled[2]], "two hands"),
+                       ([*spelled[:3], "ZZ"], "ZZ")]:
+        with pytest.raises(CardError, match=words):
+            s.with_hands(bad)
+    assert_unchanged(s, snap)
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_fuzz_garbage_in_search_and_bot_arguments(variant):
     """Garbage in any argument of the search and bot API (seats, budgets,
-    seeds, weights, objectives, bot names, states) raises a balout error and
-    leaves the state as it was."""
+    seeds, weights, objectives, bot names, states) or of the state's own
+    methods raises a balout error and leaves the state as it was."""
     from balout.bots import ISMCTSBot, MonteCarloBot, PIMCBot, make_bot
     from balout.search import Sampler, Solver, information_set
 
@@ -624,6 +652,10 @@ def test_fuzz_garbage_in_search_and_bot_arguments(variant):
             "observation_string": lambda: s.observation_string(g()),
             "legal_actions_mask": lambda: s.legal_actions_mask(g()),
             "resample": lambda: s.resample(g(), rng.choice([1, g()])),
+            "action_to_string": lambda: s.action_to_string(g()),
+            "string_to_action": lambda: s.string_to_action(g()),
+            "hand": lambda: s.hand(g()),
+            "with_hands": lambda: s.with_hands(rng.choice([g(), [g(), *s.hands[1:]], [*s.hands[:3], g()]])),
         }
         snap = snapshot(s)
         errors += _call_one(calls, rng, crashes)

@@ -188,7 +188,15 @@ class State(HandState):
     # ------------------------------------------------------------ naming
 
     def action_to_string(self, action: int) -> str:
-        return action_name(action)
+        """Record name of an action id ('TS', 'take:H', 'pass'), legal now or not."""
+        from .actions import to_action
+        from .errors import IllegalActionError, legal_names
+
+        a = to_action(self, action)
+        if a < 0:
+            raise IllegalActionError(action, legal_names(self), "unknown action",
+                                     f"action ids are 0..{NUM_ACTIONS - 1}", self.to_act)
+        return action_name(a)
 
     def string_to_action(self, text: str) -> int:
         from .actions import to_action
@@ -198,6 +206,24 @@ class State(HandState):
     def legal_action_strings(self) -> List[str]:
         """Legal actions as record names, sorted (as in the replay's ``next``)."""
         return sorted(ACTION_NAMES[a] for a in self.legal_actions())
+
+    def with_hands(self, hands) -> "State":
+        """A copy whose current hands are `hands`: four card sets (``CardSet``,
+        mask, ``'JH 9H AS'`` or cards), the same cards as now, as many per seat
+        as now. For worlds of a search."""
+        if isinstance(hands, (str, bytes)):
+            raise CardError("with_hands takes four card sets, one per seat, not one string")
+        try:
+            items = list(hands)
+        except TypeError:
+            raise CardError(f"with_hands takes four card sets, one per seat, not {type(hands).__name__}") from None
+        if len(items) != 4:
+            raise CardError(f"with_hands takes four card sets, one per seat; got {len(items)}")
+        masks = [CardSet(h).mask for h in items]
+        try:
+            return super().with_hands(masks)
+        except ValueError as e:  # the core's check: the same cards, as many per seat
+            raise CardError(str(e)) from None
 
     def legal_cards(self) -> CardSet:
         """Legal cards of the seat to act (empty outside the play)."""
