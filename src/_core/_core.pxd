@@ -191,6 +191,7 @@ cdef extern from "search.h" nogil:
     int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double bid_weight, double play_weight,
                         int64_t max_worlds, double time_budget, int by_score, const Equity *eq,
                         double sums[32], uint32_t *legal)
+    int (*stop_requested)() noexcept nogil
 
 
 cdef class HandState:

@@ -16,6 +16,32 @@ cdef extern from *:
 
 engine_init()
 
+
+# Ctrl-C during a long native loop (PIMC, flat Monte Carlo, ISMCTS, worlds):
+# the loop asks stop_requested every few hundred milliseconds; in the main
+# thread that runs Python's signal handlers, and a KeyboardInterrupt they
+# raise stays set until the loop returns and _raise_if_stopped raises it.
+cdef extern from "Python.h":
+    unsigned long PyThread_get_thread_ident() nogil
+    int _check_signals "PyErr_CheckSignals"()   # no `except`: the error stays set
+    void *PyErr_Occurred()
+
+cdef unsigned long _main_thread = PyThread_get_thread_ident()
+
+
+cdef int _stop_requested() noexcept nogil:
+    if PyThread_get_thread_ident() != _main_thread:  # signals reach the main thread only
+        return 0
+    with gil:
+        return _check_signals() != 0
+
+
+cdef int _raise_if_stopped() except -1:
+    return -1 if PyErr_Occurred() != NULL else 0
+
+
+stop_requested = _stop_requested
+
 PHASES = ("auction", "doubling", "declare", "play", "done")
 NUM_DISTINCT_ACTIONS = NUM_ACTIONS
 MAX_HAND_ACTIONS = MAX_ACTIONS       # the most actions a hand can hold
@@ -546,6 +572,8 @@ cdef class WorldSampler:
         rng_seed(&g, seed)
         with nogil:
             for i in range(n):
+                if (i & 65535) == 65535 and _stop_requested():
+                    break
                 if bid_weight < 1.0 or play_weight < 1.0:
                     inference_after(determinize_weighted(&self.base.h, self.seat, self.sp, &g, bid_weight,
                                                          play_weight, tries, &world), &play_weight, &tries)
@@ -557,6 +585,7 @@ cdef class WorldSampler:
                 o[i, 1] = hands[1]
                 o[i, 2] = hands[2]
                 o[i, 3] = hands[3]
+        _raise_if_stopped()
         return out
 
     def resample(self, uint64_t seed):
@@ -718,6 +747,7 @@ cdef class DoubleDummy:
                 with nogil:
                     done = solver_pimc(&self.s, &state.h, sp, &g, bid_weight, play_weight, cap, budget, by_score,
                                        eqp, &acc[0], &legal)
+                _raise_if_stopped()
             finally:
                 self.busy = False
         finally:
@@ -779,6 +809,7 @@ def mc_evaluate(HandState state not None, worlds, int policy, uint64_t seed, dou
     with nogil:
         legal = evaluate_actions(&state.h, cap, budget, policy, &g, bid_weight, play_weight,
                                  eqp, means, &done)
+    _raise_if_stopped()
     return {a: means[a] for a in range(50) if legal >> a & 1}
 
 

@@ -132,6 +132,8 @@ int ismcts_search(Ismcts *t, const Hand *h, const IsmctsParams *p, IsmctsResult 
             break;
         if (timed && it > 0 && (it & 63) == 0 && clock_seconds() >= deadline)
             break;
+        if ((it & 4095) == 4095 && should_stop())
+            break;
 
         /* 1. determinize (sampler_world also re-derives the world's
            declarations and belote from its own hands) */

@@ -178,6 +178,7 @@ cdef class ISMCTS:
                 rc = ismcts_search(&self.t, &st.h, &prm, &res)
         finally:
             self.busy = False
+        _raise_if_stopped()
         if rc == ISMCTS_EWORLD:
             from balout.errors import BaloutError
             raise BaloutError("no deal of the hidden cards is consistent with what the seat to act knows")

@@ -1878,6 +1878,8 @@ uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int
     for (; worlds <= 0 || k < worlds; k++) {
         if (timed && k > 0 && clock_seconds() >= deadline)
             break;
+        if ((k & 255) == 255 && should_stop())
+            break;
         int got = determinize_weighted(h, seat, sp, g, bid_weight, play_weight, tries, &world);
         if (!got)
             break;
@@ -1902,6 +1904,8 @@ uint64_t evaluate_actions(const Hand *h, int64_t worlds, double time_budget, int
     return legal;
 }
 
+int (*stop_requested)(void) = NULL;
+
 double clock_seconds(void)
 {
     struct timespec ts;
@@ -1925,6 +1929,8 @@ int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double 
         max_worlds = 1; /* no budget at all: one world rather than no end */
     while (max_worlds <= 0 || n < max_worlds) {
         if (timed && n > 0 && clock_seconds() >= deadline)
+            break;
+        if ((n & 7) == 7 && should_stop())
             break;
         int got = determinize_weighted(h, h->to_act, sp, g, bid_weight, play_weight, tries, &world);
         if (!got)

@@ -209,4 +209,10 @@ int64_t solver_pimc(Solver *s, const Hand *h, const Sampler *sp, Rng *g, double 
 /* Seconds on a monotonic clock (for time budgets). */
 double clock_seconds(void);
 
+/* Set by the extension to a function that says whether the caller asked the
+ * long loops (PIMC, flat Monte Carlo, ISMCTS) to stop: Ctrl-C in Python.
+ * NULL in plain C. A loop that stops returns what it has done so far. */
+extern int (*stop_requested)(void);
+static inline int should_stop(void) { return stop_requested && stop_requested(); }
+
 #endif
