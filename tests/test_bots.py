@@ -1,8 +1,13 @@
 """Bots: legal, deterministic under a seed, and blind to the hidden cards."""
+import _thread
 import json
+import os
 import random
+import signal
 import subprocess
 import sys
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -313,6 +318,47 @@ def test_arena_progress_bar(capsys):
     assert "100.0% 3/3 duplicate pairs" in err and err.endswith("\n")
     arena("belote", ("easy", "random"), matches=3, seed=1, threads=1, progress=False)
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_the_arena_with_the_pairs_finished_before_it(threads):
+    """Ctrl-C (here after 1 s) ends a run of 100,000 pairs with the pairs
+    finished before it: the first pairs of the run, as a run of that many
+    pairs plays them."""
+    timer = threading.Timer(1.0, _thread.interrupt_main)
+    timer.start()
+    try:
+        res = arena("belote", ("medium", "easy"), matches=100_000, seed=3, threads=threads)
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C escaped arena()")
+    finally:
+        timer.cancel()
+    assert res.interrupted and res.summary()["interrupted"] is True
+    assert 0 < res.matches < 100_000 and res.summary()["matches"] == 2 * res.matches
+    assert set(res.deal_keys[:, 0]) == set(range(res.matches))
+    whole = arena("belote", ("medium", "easy"), matches=res.matches, seed=3, threads=1)
+    assert not whole.interrupted and whole.wins == res.wins
+    assert np.array_equal(whole.deal_diffs, res.deal_diffs)
+
+
+def test_ctrl_c_in_a_terminal_stops_the_arena_cli_and_its_workers():
+    """A terminal sends Ctrl-C to the whole process group, workers included:
+    the run stops at once, prints the pairs finished before it, exits 130."""
+    p = subprocess.Popen([sys.executable, "-m", "balout", "arena", "--variant", "belote", "--bots",
+                          "medium,easy", "--matches", "100000", "--seed", "3", "--threads", "2"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        time.sleep(3)
+        assert p.poll() is None, "the run ended before Ctrl-C"
+        os.killpg(p.pid, signal.SIGINT)
+        stdout, stderr = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode == 130, (p.returncode, stdout, stderr)
+    assert "interrupted: the figures cover the" in stdout and "match win rate of medium" in stdout
+    assert "Traceback" not in stderr, stderr
 
 
 def test_arena_identical_bots_are_even_on_each_deal():

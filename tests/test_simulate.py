@@ -14,6 +14,7 @@ import functools
 import json
 import math
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -1080,3 +1081,20 @@ def test_progress_bar_shows_rate_and_time_left():
     bar.close()
     assert "100.0% 10/10 pairs" in out.getvalue() and "eta" not in out.getvalue().split("\r")[-1]
     assert [_duration(x) for x in (0.2, 42, 185, 3725)] == ["0s", "42s", "3m05s", "1h02m"]
+
+
+def test_ctrl_c_at_any_moment_of_the_run_returns_its_prefix():
+    """Ctrl-C lands at a random moment of each of 60 short runs (after the
+    10 ms the run needs to start), small chunks finishing all the time: each
+    run returns its finished prefix."""
+    rng = random.Random(5)
+    for i in range(60):
+        timer = _interrupt_after(rng.uniform(0.01, 0.06))
+        try:
+            sim = balout.simulate("balout", 100_000_000, "random", seed=i, threads=2, aggregate_only=True,
+                                  chunk_size=rng.choice([1, 50, 2_000]))
+        except KeyboardInterrupt:
+            pytest.fail(f"Ctrl-C escaped simulate() (run {i})")
+        finally:
+            timer.cancel()
+        assert sim.interrupted and int(sim.aggregate["hands"]) == len(sim) < 100_000_000

@@ -17,12 +17,13 @@ interval much narrower than the two runs' own (``balout compare``).
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import pickle
+import signal
 import sys
+import threading
 import time
-from contextlib import nullcontext
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -34,7 +35,7 @@ from .errors import BaloutError, BotError, OptionError
 from .match import Match
 from .rules import resolve
 from .search import thread_solver
-from .simulate import Progress, mean_ci, wilson
+from .simulate import Progress, _ctrl_c_sets, mean_ci, wilson
 from .state import _check_int
 
 __all__ = ["arena", "ArenaResult", "play_match", "paired", "load"]
@@ -56,6 +57,7 @@ class ArenaResult:
     partners: Optional[Tuple[str, str]] = None   # A's and B's partners, when they are other bots
     deal_keys: Optional[np.ndarray] = None       # per deal: (duplicate pair j, hand k of its matches)
     given_away: Optional[Dict[str, List[int]]] = None   # review: per bot, card points given away in each hand
+    interrupted: bool = False      # Ctrl-C stopped the run: the figures cover the pairs finished before it
 
     def summary(self) -> dict:
         n = 2 * self.matches
@@ -66,7 +68,7 @@ class ArenaResult:
                "partners": list(self.partners) if self.partners else None,
                "options": self.options, "matches": n, "hands": self.hands,
                "win_rate": self.wins / n if n else None, "win_rate_ci95": [lo, hi],
-               "points_diff": m, "points_diff_ci95": list(ci), "deals": len(d)}
+               "points_diff": m, "points_diff_ci95": list(ci), "deals": len(d), "interrupted": self.interrupted}
         if self.card_diffs is not None and len(self.card_diffs):
             c = self.card_diffs.astype(np.float64)
             cm, cci = mean_ci(float(c.sum()), float((c * c).sum()), len(c))
@@ -285,16 +287,14 @@ def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), m
     jobs = [(variant, dict(opts), bots[0], bots[1], seed, j, sealed, partners, review) for j in range(n)]
     show = progress if progress is not None else sys.stderr.isatty()
     bar = Progress(n, "duplicate pairs") if show else None
-    results: List[Any] = []
     try:
-        with ProcessPoolExecutor(max_workers=workers) if workers > 1 else nullcontext() as pool:
-            for r in (pool.map(_duplicate, jobs) if pool is not None else map(_duplicate, jobs)):
-                results.append(r)
-                if bar is not None:
-                    bar.update(len(results))
+        results, interrupted = _play_pairs(jobs, workers, bar)
     finally:
         if bar is not None:
             bar.close()
+    if not results:
+        raise KeyboardInterrupt
+    n = len(results)
     wins = sum(r[0] for r in results)
     diffs = np.asarray([d for r in results for d in r[1]], np.float64)
     keys = _time_keys([bot_name(b) for b in tuple(bots) + tuple(partners or ())])
@@ -307,7 +307,44 @@ def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), m
         return tuple(b if isinstance(b, str) else bot_name(b) for b in bs)
 
     return ArenaResult(variant, labels(bots), n, wins, diffs, times, sum(r[3] for r in results), cards, seed,
-                       sealed, dict(opts), labels(partners) if partners is not None else None, keys, given)
+                       sealed, dict(opts), labels(partners) if partners is not None else None, keys, given,
+                       interrupted)
+
+
+def _play_pairs(jobs: List[tuple], workers: int, bar: Optional[Progress]) -> Tuple[List[Any], bool]:
+    """The duplicate pairs' results in order, on `workers` processes, and
+    whether Ctrl-C stopped the run: then the results are the pairs finished
+    before it, in order, and the workers are stopped at once."""
+    results: List[Any] = []
+
+    def take(r) -> None:
+        results.append(r)
+        if bar is not None:
+            bar.update(len(results))
+
+    try:
+        if workers == 1:
+            for job in jobs:
+                take(_duplicate(job))
+            return results, False
+        stop = threading.Event()
+        with _ctrl_c_sets(stop), multiprocessing.Pool(workers, initializer=_leave_ctrl_c_to_the_main) as pool:
+            pairs = pool.imap(_duplicate, jobs)
+            while len(results) < len(jobs):
+                if stop.is_set():
+                    return results, True  # leaving the pool terminates its workers
+                try:
+                    take(pairs.next(timeout=0.2))
+                except multiprocessing.TimeoutError:
+                    pass
+        return results, False
+    except KeyboardInterrupt:
+        return results, True
+
+
+def _leave_ctrl_c_to_the_main() -> None:
+    """A worker ignores Ctrl-C: the main process stops the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _time_keys(names: List[str]) -> List[str]:

@@ -204,9 +204,10 @@ def cmd_arena(args) -> int:
     s = res.summary()
     if args.out:
         res.save(args.out)
+    stopped = 130 if res.interrupted else 0
     if args.json:
         print(json.dumps(s))
-        return 0
+        return stopped
     a, b = s["bots"]
     teams = " vs ".join(_teams(s["bots"], s["partners"]))
     print(f"{s['variant']}: {teams}, {s['matches']} matches ({s['matches'] // 2} duplicate pairs), "
@@ -225,7 +226,9 @@ def cmd_arena(args) -> int:
         name = key[: -len("_given_away")]
         lo, hi = s[key + "_ci95"]
         print(f"card points given away per hand, double dummy, {name}: {s[key]:.2f}  [{lo:.2f}, {hi:.2f}]")
-    return 0
+    if res.interrupted:
+        print(f"interrupted: the figures cover the {s['matches'] // 2} duplicate pairs finished before Ctrl-C")
+    return stopped
 
 
 def cmd_review(args) -> int:

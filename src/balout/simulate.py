@@ -11,9 +11,12 @@ from __future__ import annotations
 import json
 import math
 import os
+import signal
 import sys
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -388,14 +391,33 @@ def load(path: str) -> Dict[str, Any]:
 
 # ------------------------------------------------------------------ running
 
+@contextmanager
+def _ctrl_c_sets(stop: threading.Event):
+    """Within the block Ctrl-C sets `stop` rather than raising
+    KeyboardInterrupt wherever the main thread is: one raised inside the
+    thread pool's locks can leave them broken ('release unlocked lock').
+    Only in the main thread, over Python's own handler (another handler,
+    such as a notebook's, is left in place)."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _run_chunks(n: int, chunk: int, threads: int, work: Callable[[int, int], Any],
                 fold: Callable[[Any], None], progress: Optional[Progress]) -> Tuple[int, bool]:
     """Run work(start, count) over chunks on a thread pool, folding the
     results of the finished prefix of chunks in order as it grows (memory:
     a few chunks per thread, whatever n).
 
-    Returns the number of items the folded prefix covers, and whether a
-    KeyboardInterrupt stopped the run (then only that prefix counts).
+    Returns the number of items the folded prefix covers, and whether
+    Ctrl-C (a KeyboardInterrupt) stopped the run (then only that prefix
+    counts).
     """
     nchunks = (n + chunk - 1) // chunk
     waiting: Dict[int, Any] = {}   # finished out of order, not yet folded
@@ -407,6 +429,7 @@ def _run_chunks(n: int, chunk: int, threads: int, work: Callable[[int, int], Any
     pool = ThreadPoolExecutor(max_workers=threads)
     futures: Dict[Any, int] = {}
     submitted = 0
+    stop = threading.Event()
 
     def submit() -> None:
         nonlocal submitted
@@ -422,19 +445,22 @@ def _run_chunks(n: int, chunk: int, threads: int, work: Callable[[int, int], Any
             folded += 1
 
     try:
-        while submitted < min(nchunks, threads * 4):
-            submit()
-        while futures:
-            finished, _ = wait(list(futures), timeout=0.2, return_when=FIRST_COMPLETED)
-            for f in finished:
-                k = futures.pop(f)
-                waiting[k] = f.result()
-                done_items += min(chunk, n - k * chunk)
-                if submitted < nchunks:
-                    submit()
-            advance()
-            if progress is not None:
-                progress.update(done_items)
+        with _ctrl_c_sets(stop):
+            while submitted < min(nchunks, threads * 4):
+                submit()
+            while futures and not stop.is_set():
+                finished, _ = wait(list(futures), timeout=0.2, return_when=FIRST_COMPLETED)
+                for f in finished:
+                    k = futures.pop(f)
+                    waiting[k] = f.result()
+                    done_items += min(chunk, n - k * chunk)
+                    if submitted < nchunks and not stop.is_set():
+                        submit()
+                advance()
+                if progress is not None:
+                    progress.update(done_items)
+            if stop.is_set():
+                raise KeyboardInterrupt
     except KeyboardInterrupt:
         interrupted = True
         for f in futures:
