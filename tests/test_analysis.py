@@ -17,6 +17,7 @@ import csv
 import json
 import math
 import os
+import re
 import textwrap
 import tracemalloc
 from math import comb
@@ -25,7 +26,7 @@ import numpy as np
 import pytest
 
 import balout
-from balout import State, _core
+from balout import BaloutError, State, _core
 from balout.analysis import (Estimate, Experiment, ExperimentError, Run, Tally, get,
                              hands_needed, names, run_experiment)
 from balout.analysis import catalogue as cat
@@ -140,6 +141,16 @@ def test_tally_matches_numpy():
 def test_hands_needed_formula():
     assert hands_needed(0.5, 0.01) == math.ceil((1.959964 * 0.5 / 0.01) ** 2)
     assert hands_needed(0.5, 0.01, fraction=0.25) == math.ceil((1.959964 * 0.5 / 0.01) ** 2 / 0.25)
+
+
+@pytest.mark.parametrize("args,words", [(("x", 0.01), "sd must be a finite number, got 'x'"),
+                                        ((0.5, None), "half_width must be a finite number"),
+                                        ((0.5, 0.01, float("nan")), "fraction must be a finite number"),
+                                        ((True, 0.01), "sd must be"), ((-1, 0.01), "sd >= 0"),
+                                        ((0.5, 0), "half_width > 0"), ((0.5, 0.01, 1.5), "0 < fraction <= 1")])
+def test_hands_needed_refuses_what_is_not_a_precision(args, words):
+    with pytest.raises(BaloutError, match=re.escape(words)):
+        hands_needed(*args)
 
 
 # ------------------------------------------------------------------ paired runs share their deals

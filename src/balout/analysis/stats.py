@@ -342,8 +342,12 @@ def _ac(k: float, n: float) -> float:
 def hands_needed(sd: float, half_width: float, fraction: float = 1.0) -> int:
     """Hands for a 95% interval of half-width ``half_width`` given the
     per-observation sd and the fraction of hands that are observations."""
-    if half_width <= 0 or fraction <= 0:
-        raise BaloutError("half_width and fraction must be positive")
+    for name, x in (("sd", sd), ("half_width", half_width), ("fraction", fraction)):
+        if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) or not math.isfinite(x):
+            raise BaloutError(f"{name} must be a finite number, got {x!r}")
+    if sd < 0 or half_width <= 0 or not 0 < fraction <= 1:
+        raise BaloutError(f"need sd >= 0, half_width > 0 and 0 < fraction <= 1; got sd={sd!r}, "
+                          f"half_width={half_width!r}, fraction={fraction!r}")
     return math.ceil((Z95 * sd / half_width) ** 2 / fraction)
 
 
