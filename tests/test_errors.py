@@ -3,6 +3,7 @@
 Every illegal or malformed action raises a clear balout error (which move,
 why, what was legal) and leaves the state unchanged; no input ever crashes.
 """
+import os
 import random
 import string
 import sys
@@ -783,3 +784,32 @@ def test_openspiel_module_says_what_to_install(monkeypatch):
     monkeypatch.delitem(sys.modules, "balout.openspiel", raising=False)
     with pytest.raises(ImportError, match=r"balout.openspiel needs OpenSpiel: pip install open_spiel"):
         importlib.import_module("balout.openspiel")
+
+
+def test_a_number_given_as_a_file_is_refused_and_its_descriptor_left_open():
+    """open() takes an int as a file descriptor and closes it afterwards: a
+    number given where a file belongs (say 1, the terminal) must be refused,
+    not read from or written to and then closed."""
+    from balout import records
+    from balout.analysis import run_experiment
+    from balout.arena import arena, load as load_arena
+    from balout.simulate import load as load_simulation
+
+    sim = balout.simulate("belote", 10, seed=1, threads=1)
+    res = arena("belote", ("easy", "random"), matches=1, seed=1, threads=1)
+    report = run_experiment("forced-take", "balout", hands=2_000, seed=1, threads=1, progress=False)
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, False)  # a regression fails here rather than waiting on the pipe
+    try:
+        for fd in (read_end, write_end):
+            calls = {"records.load": lambda: records.load(fd), "records.dump": lambda: records.dump([], fd),
+                     "simulate load": lambda: load_simulation(fd), "Simulation.save": lambda: sim.save(fd),
+                     "arena load": lambda: load_arena(fd), "ArenaResult.save": lambda: res.save(fd),
+                     "analysis save": lambda: report.save(fd)}
+            for name, call in calls.items():
+                with pytest.raises(BaloutError, match=f"must be given as a path .* not {fd}"):
+                    call()
+                os.fstat(fd)  # still open
+    finally:
+        os.close(read_end)
+        os.close(write_end)

@@ -3,13 +3,27 @@ from __future__ import annotations
 
 import os
 import tempfile
-from typing import IO, Callable
+from typing import IO, Callable, Type
+
+from .errors import BaloutError, OptionError
+
+
+def file_path(path, what: str = "the file", error: Type[BaloutError] = OptionError) -> str:
+    """``path`` as a str, if it is one (a str or an os.PathLike naming a
+    str). An int would reach open() as a file descriptor, and its file (the
+    terminal, say) be closed after the call."""
+    p = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    if not isinstance(p, str) or not p:
+        shown = repr(path) if isinstance(path, (str, bytes, int, float, type(None))) else f"a {type(path).__name__}"
+        raise error(f"{what} must be given as a path (a str or os.PathLike), not {shown}")
+    return p
 
 
 def atomic_write(path: str, write: Callable[[IO[bytes]], None]) -> None:
     """Write through ``write(file)`` into a temporary file beside ``path``,
     then rename it over ``path``; on any error or Ctrl-C the temporary file is
     removed and ``path`` is untouched."""
+    path = file_path(path)
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".balout-", suffix=".tmp", dir=folder)
     try:

@@ -30,7 +30,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from .bots import BOTS, bot_name, make_bot
-from ._files import atomic_write
+from ._files import atomic_write, file_path
 from .errors import BaloutError, BotError, OptionError
 from .match import Match
 from .rules import resolve
@@ -88,7 +88,7 @@ class ArenaResult:
     def save(self, path: str) -> str:
         """The summary and the per-deal differences as .npz, atomically, for
         :func:`paired` and :func:`load`; returns the path written."""
-        path = os.fspath(path)
+        path = file_path(path)
         if not path.endswith(".npz"):
             path += ".npz"
         arrays = {"summary": np.array(json.dumps(self.summary())), "deal_keys": self.deal_keys,
@@ -109,8 +109,9 @@ class SavedArena:
 
 def load(path: str) -> SavedArena:
     """Read a file written by :meth:`ArenaResult.save`."""
+    path = file_path(path)
     try:
-        with np.load(os.fspath(path), allow_pickle=False) as z:
+        with np.load(path, allow_pickle=False) as z:
             return SavedArena(json.loads(str(z["summary"])), z["deal_keys"], z["deal_diffs"], z["card_diffs"])
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise OptionError(f"{path} is not an arena run saved by balout ({type(e).__name__}: {e})") from None

@@ -8,6 +8,7 @@ from typing import IO, Iterable, Iterator, List, Mapping, Optional, Union
 from . import rules as _rules
 from .actions import ACTION_NAMES
 from .cards import card_name, parse_card
+from ._files import file_path
 from .errors import CardError, IllegalActionError, OptionError, RecordError
 from .match import Match
 from .state import State
@@ -72,13 +73,14 @@ def load(source: Union[str, os.PathLike, IO[str]]) -> List[dict]:
     """Records from a JSONL file (path or open file)."""
     if hasattr(source, "read"):
         return loads(source.read())
+    source = file_path(source, "the records file", RecordError)
     try:
         with open(source, encoding="utf-8") as f:
             return loads(f.read())
     except OSError as e:
-        raise RecordError(f"cannot read {os.fspath(source)!r}: {e.strerror}") from None
+        raise RecordError(f"cannot read {source!r}: {e.strerror}") from None
     except UnicodeDecodeError:
-        raise RecordError(f"{os.fspath(source)!r} is not UTF-8 text") from None
+        raise RecordError(f"{source!r} is not UTF-8 text") from None
 
 
 def dump(records: Iterable[Mapping], target: Union[str, os.PathLike, IO[str]]) -> None:
@@ -87,7 +89,7 @@ def dump(records: Iterable[Mapping], target: Union[str, os.PathLike, IO[str]]) -
     if hasattr(target, "write"):
         target.write(text)
         return
-    with open(target, "w", encoding="utf-8") as f:
+    with open(file_path(target, "the records file"), "w", encoding="utf-8") as f:
         f.write(text)
 
 

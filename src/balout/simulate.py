@@ -24,7 +24,7 @@ import numpy as np
 
 from . import _core
 from . import rules as _rules
-from ._files import atomic_write
+from ._files import atomic_write, file_path
 from .errors import BaloutError, OptionError
 from .state import State, _check_int
 
@@ -375,7 +375,7 @@ class MatchSimulation:
 
 
 def _atomic_savez(path: str, arrays: Dict[str, np.ndarray]) -> None:
-    path = os.fspath(path)
+    path = file_path(path)
     if not path.endswith(".npz"):
         path += ".npz"
     atomic_write(path, lambda f: np.savez(f, **arrays))
@@ -383,9 +383,13 @@ def _atomic_savez(path: str, arrays: Dict[str, np.ndarray]) -> None:
 
 def load(path: str) -> Dict[str, Any]:
     """Load a file written by :meth:`Simulation.save`."""
-    with np.load(path, allow_pickle=False) as z:
-        out = {k: z[k] for k in z.files}
-    out["meta"] = json.loads(str(out["meta"]))
+    path = file_path(path)
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            out = {k: z[k] for k in z.files}
+        out["meta"] = json.loads(str(out["meta"]))
+    except (OSError, ValueError, KeyError) as e:
+        raise OptionError(f"{path} is not a simulation saved by balout ({type(e).__name__}: {e})") from None
     return out
 
 

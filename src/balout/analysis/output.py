@@ -8,7 +8,7 @@ import math
 import os
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .._files import atomic_write
+from .._files import atomic_write, file_path
 from .experiment import Plot, Result
 from .stats import Estimate
 
@@ -269,6 +269,7 @@ def write_report(result: Result, path: str, figures: Sequence[Tuple[Plot, str]] 
 def save(result: Result, out_dir: str, plots: bool = True) -> Dict[str, List[str]]:
     """Write CSV, Parquet (with pyarrow), PNG plots (with matplotlib) and
     ``report.md`` into ``out_dir``; returns the paths by kind."""
+    out_dir = file_path(out_dir, "the output folder")
     os.makedirs(out_dir, exist_ok=True)
     data = [write_csv(result, os.path.join(out_dir, f"{result.name}.csv"))]
     pq = write_parquet(result, os.path.join(out_dir, f"{result.name}.parquet"))
