@@ -813,3 +813,11 @@ def test_a_number_given_as_a_file_is_refused_and_its_descriptor_left_open():
     finally:
         os.close(read_end)
         os.close(write_end)
+
+
+def test_saving_into_a_missing_folder_names_the_file_asked_for(tmp_path):
+    target = tmp_path / "missing" / "run.npz"
+    with pytest.raises(FileNotFoundError) as info:
+        balout.simulate("belote", 10, seed=1, threads=1).save(str(target))
+    assert info.value.filename == str(target) and ".tmp" not in str(info.value)
+    assert not target.parent.exists()

@@ -25,7 +25,10 @@ def atomic_write(path: str, write: Callable[[IO[bytes]], None]) -> None:
     removed and ``path`` is untouched."""
     path = file_path(path)
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".balout-", suffix=".tmp", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".balout-", suffix=".tmp", dir=folder)
+    except OSError as e:  # name the file asked for, not the temporary one
+        raise type(e)(e.errno, e.strerror, path) from None
     try:
         with os.fdopen(fd, "wb") as f:
             write(f)
