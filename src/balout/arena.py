@@ -35,7 +35,8 @@ from .errors import BaloutError, BotError, OptionError
 from .match import Match
 from .rules import resolve
 from .search import thread_solver
-from .simulate import Progress, _ctrl_c_sets, mean_ci, wilson
+from ._interrupt import ctrl_c_sets
+from .simulate import Progress, mean_ci, wilson
 from .state import _check_int
 
 __all__ = ["arena", "ArenaResult", "play_match", "paired", "load"]
@@ -329,7 +330,7 @@ def _play_pairs(jobs: List[tuple], workers: int, bar: Optional[Progress]) -> Tup
                 take(_duplicate(job))
             return results, False
         stop = threading.Event()
-        with _ctrl_c_sets(stop), multiprocessing.Pool(workers, initializer=_leave_ctrl_c_to_the_main) as pool:
+        with ctrl_c_sets(stop), multiprocessing.Pool(workers, initializer=_leave_ctrl_c_to_the_main) as pool:
             pairs = pool.imap(_duplicate, jobs)
             while len(results) < len(jobs):
                 if stop.is_set():

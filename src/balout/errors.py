@@ -89,6 +89,14 @@ def legal_names(state) -> list:
     return sorted(ACTION_NAMES[a] for a in state.legal_actions())
 
 
+def unknown_action(state, action) -> IllegalActionError:
+    """The error for an integer that is no action id at all."""
+    from .actions import NUM_ACTIONS
+
+    return IllegalActionError(action, legal_names(state), "unknown action",
+                              f"action ids are 0..{NUM_ACTIONS - 1}", state.to_act)
+
+
 def illegal_action(state, action, a: int) -> IllegalActionError:
     """The error for an action id that the core refused (state unchanged)."""
     from .actions import ACTION_NAMES, NUM_ACTIONS
@@ -101,7 +109,7 @@ def illegal_action(state, action, a: int) -> IllegalActionError:
     if state.is_terminal():
         kind, reason = "hand over", "the hand is over: no action is legal"
     elif not known:
-        kind, reason = "unknown action", f"action ids are 0..{NUM_ACTIONS - 1}"
+        return unknown_action(state, action)
     elif state.phase == "play":
         if a >= 32:
             kind, reason = "not a card", f"seat {seat} must play a card"

@@ -11,12 +11,10 @@ from __future__ import annotations
 import json
 import math
 import os
-import signal
 import sys
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -25,6 +23,7 @@ import numpy as np
 from . import _core
 from . import rules as _rules
 from ._files import atomic_write, file_path
+from ._interrupt import ctrl_c_sets
 from .errors import BaloutError, OptionError
 from .state import State, _check_int
 
@@ -395,24 +394,6 @@ def load(path: str) -> Dict[str, Any]:
 
 # ------------------------------------------------------------------ running
 
-@contextmanager
-def _ctrl_c_sets(stop: threading.Event):
-    """Within the block Ctrl-C sets `stop` rather than raising
-    KeyboardInterrupt wherever the main thread is: one raised inside the
-    thread pool's locks can leave them broken ('release unlocked lock').
-    Only in the main thread, over Python's own handler (another handler,
-    such as a notebook's, is left in place)."""
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def _run_chunks(n: int, chunk: int, threads: int, work: Callable[[int, int], Any],
                 fold: Callable[[Any], None], progress: Optional[Progress]) -> Tuple[int, bool]:
     """Run work(start, count) over chunks on a thread pool, folding the
@@ -449,7 +430,7 @@ def _run_chunks(n: int, chunk: int, threads: int, work: Callable[[int, int], Any
             folded += 1
 
     try:
-        with _ctrl_c_sets(stop):
+        with ctrl_c_sets(stop):
             while submitted < min(nchunks, threads * 4):
                 submit()
             while futures and not stop.is_set():

@@ -190,12 +190,11 @@ class State(HandState):
     def action_to_string(self, action: int) -> str:
         """Record name of an action id ('TS', 'take:H', 'pass'), legal now or not."""
         from .actions import to_action
-        from .errors import IllegalActionError, legal_names
+        from .errors import unknown_action
 
         a = to_action(self, action)
         if a < 0:
-            raise IllegalActionError(action, legal_names(self), "unknown action",
-                                     f"action ids are 0..{NUM_ACTIONS - 1}", self.to_act)
+            raise unknown_action(self, action)
         return action_name(a)
 
     def string_to_action(self, text: str) -> int:
