@@ -1019,6 +1019,22 @@ def test_sampler_and_pimc_refuse_bad_seeds():
     assert sampler.hands(2, None).shape == (2, 4)
 
 
+def test_sampler_refuses_more_worlds_than_memory_allows():
+    """A count a few zeros too long is a clear error, not a machine out of
+    memory: Sampler.hands stops at 8 GiB of rows (2**29 worlds), as
+    simulate does, and Sampler.worlds, a State each, at 2**24."""
+    s = position("balout", 3, 20)
+    sampler = Sampler(s, s.to_act)
+    for call, most in ((sampler.hands, 1 << 29), (sampler.worlds, 1 << 24)):
+        with pytest.raises(OptionError, match=f"at most {most:,} at once"):
+            call(most + 1, 5)
+        with pytest.raises(OptionError, match="GiB"):
+            call(10 ** 12, 5)
+        with pytest.raises(OptionError, match="n must be"):
+            call(-1, 5)
+    assert sampler.hands(0, 5).shape == (0, 4) and sampler.worlds(0, 5) == []
+
+
 def test_search_entry_points_refuse_what_is_not_a_state():
     for bad in (None, "JH", 3):
         for call in (lambda: information_set(bad, 0), lambda: Sampler(bad, 0), lambda: Solver().value(bad),

@@ -19,6 +19,7 @@ from . import _core
 from .cards import Card, CardSet, card_name
 from .errors import BaloutError, OptionError
 from .rules import VARIANTS
+from .simulate import MAX_ROW_BYTES
 from .state import State, _check_int, seed_to_int
 
 __all__ = ["InformationSet", "information_set", "Sampler", "Solver", "solve"]
@@ -97,7 +98,8 @@ class Sampler:
 
     def hands(self, n: int, seed: int, bid_weight: float = 1.0, play_weight: float = 1.0) -> np.ndarray:
         """``n`` worlds as an (n, 4) array of hand masks, drawn from
-        ``seed`` (an integer from 0 to 2**64-1; None: fresh entropy).
+        ``seed`` (an integer from 0 to 2**64-1; None: fresh entropy); at
+        most 2**29 (8 GiB) in one call.
 
         ``bid_weight`` below 1 weighs the deals by the auction instead of
         dealing uniformly: a deal counts ``bid_weight`` times less for each
@@ -112,7 +114,7 @@ class Sampler:
         deals do not read them; when they hold none that explains the bids,
         the rest of the deals do not read the plays either, and each keeps
         the best of 32 draws."""
-        n = _check_int("n", n, 0, 1 << 30)
+        n = _world_count(n, WORLD_BYTES)
         return self._native.draw(n, seed_to_int(seed), _check_weight(bid_weight),
                                  _check_weight(play_weight, "play_weight"))
 
@@ -122,10 +124,29 @@ class Sampler:
         every action replayed: a world's deck and record tell nothing of the
         real deal. A world whose replay would show the seat something the
         real hand does not (only where the information set is coarser than
-        the rules, see :meth:`State.resample`) is replaced by a uniform one."""
-        n = _check_int("n", n, 0, 1 << 30)
+        the rules, see :meth:`State.resample`) is replaced by a uniform one.
+        At most 2**24 worlds in one call."""
+        n = _world_count(n, STATE_WORLD_BYTES)
         return self._native.worlds(n, seed_to_int(seed), _check_weight(bid_weight),
                                    _check_weight(play_weight, "play_weight"))
+
+
+#: a world of Sampler.hands is a row of four uint32 masks; one of
+#: Sampler.worlds a State, about 400 bytes (measured), counted as 512
+WORLD_BYTES = 16
+STATE_WORLD_BYTES = 512
+
+
+def _world_count(n, per_world: int) -> int:
+    """``n`` checked against the memory its worlds would take (the same
+    8 GiB that ``simulate`` allows its rows), so that a typo of a few
+    zeros is an error rather than a machine out of memory."""
+    n = _check_int("n", n, 0, 1 << 62)
+    most = MAX_ROW_BYTES // per_world
+    if n > most:
+        raise OptionError(f"{n:,} worlds need {n * per_world / 2**30:.1f} GiB; at most {most:,} at once "
+                          f"(draw more in several calls, each with a seed of its own)")
+    return n
 
 
 def _check_weight(w, name: str = "bid_weight") -> float:
