@@ -141,12 +141,11 @@ def _world_count(n, per_world: int) -> int:
     """``n`` checked against the memory its worlds would take (the same
     8 GiB that ``simulate`` allows its rows), so that a typo of a few
     zeros is an error rather than a machine out of memory."""
-    n = _check_int("n", n, 0, 1 << 62)
     most = MAX_ROW_BYTES // per_world
-    if n > most:
-        raise OptionError(f"{n:,} worlds need {n * per_world / 2**30:.1f} GiB; at most {most:,} at once "
-                          f"(draw more in several calls, each with a seed of its own)")
-    return n
+    if isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n > most:
+        raise OptionError(f"{int(n):,} worlds need {int(n) * per_world / 2**30:,.1f} GiB; at most {most:,} at "
+                          f"once (draw more in several calls, each with a seed of its own)")
+    return _check_int("n", n, 0, most)
 
 
 def _check_weight(w, name: str = "bid_weight") -> float:
