@@ -3,9 +3,12 @@
 Every illegal or malformed action raises a clear balout error (which move,
 why, what was legal) and leaves the state unchanged; no input ever crashes.
 """
+import json
 import os
 import random
+import re
 import string
+import subprocess
 import sys
 from pathlib import Path
 
@@ -821,3 +824,89 @@ def test_saving_into_a_missing_folder_names_the_file_asked_for(tmp_path):
         balout.simulate("belote", 10, seed=1, threads=1).save(str(target))
     assert info.value.filename == str(target) and ".tmp" not in str(info.value)
     assert not target.parent.exists()
+
+
+def _damaged_copies(folder, good_path, changes):
+    """Copies of the .npz at ``good_path``, one per entry of ``changes``
+    (name -> arrays to replace, None to drop), plus files that are no
+    archive at all. Returns {file name: path}."""
+    arrays = dict(np.load(good_path, allow_pickle=False))
+    out = {}
+    for name, change in changes.items():
+        a = dict(arrays)
+        for key, value in change.items():
+            if value is None:
+                del a[key]
+            else:
+                a[key] = value
+        out[name] = str(folder / f"{name}.npz")
+        np.savez(out[name], **a)
+    (folder / "empty.npz").write_bytes(b"")
+    out["empty"] = str(folder / "empty.npz")
+    out["truncated"] = str(folder / "truncated.npz")
+    (folder / "truncated.npz").write_bytes(open(good_path, "rb").read()[:100])
+    out["npy"] = str(folder / "one.npy")
+    np.save(out["npy"], np.arange(3))
+    out["text"] = str(folder / "text.npz")
+    (folder / "text.npz").write_text("deal_keys,deal_diffs\n1,2\n")
+    return out
+
+
+def test_a_damaged_arena_file_is_refused_with_what_is_wrong(tmp_path):
+    """balout compare reads saved arena runs: a file that is not one, or one
+    whose arrays or summary do not fit (edited, truncated, another tool's),
+    is an OptionError naming the file and the fault, never a numpy or JSON
+    exception from deep inside the pairing."""
+    from balout.arena import arena, load, paired
+
+    good = arena("belote", ("easy", "random"), matches=1, seed=1, threads=1)
+    path = good.save(tmp_path / "good.npz")
+    n = len(good.deal_diffs)
+    expected = {
+        "no_summary": ({"summary": None}, r"no summary in it"),
+        "not_json": ({"summary": np.array("{variant")}, r"its summary is not JSON"),
+        "a_list": ({"summary": np.array("[1, 2]")}, r"its summary is a JSON list, not an object"),
+        "no_variant": ({"summary": np.array('{"seed": 1}')}, r"its summary has no 'variant'"),
+        "one_bot": ({"summary": np.array(json.dumps({**good.summary(), "bots": ["easy"]}))},
+                    r"its summary's 'bots' should be two names, got \['easy'\]"),
+        "keys_shape": ({"deal_keys": np.zeros((n, 3), np.int64)}, r"deal_keys should be \(deals, 2\) integers"),
+        "keys_float": ({"deal_keys": np.zeros((n, 2))}, r"deal_keys should be \(deals, 2\) integers"),
+        "short_diffs": ({"deal_diffs": np.zeros(1)}, rf"deal_diffs should be {n} numbers \(one per deal\)"),
+        "text_diffs": ({"card_diffs": np.array(["x"] * n)}, rf"card_diffs should be {n} numbers"),
+    }
+    files = _damaged_copies(tmp_path, path, {k: v[0] for k, v in expected.items()})
+    expected.update({"empty": (None, "EOFError"), "truncated": (None, "BadZipFile|EOFError|ValueError"),
+                     "npy": (None, r"a single array \(\.npy\), not an \.npz archive"),
+                     "text": (None, "ValueError")})
+    for name, (_, why) in expected.items():
+        for call in (lambda: load(files[name]), lambda: paired(files[name], good), lambda: paired(good, files[name])):
+            with pytest.raises(OptionError, match=rf"{re.escape(files[name])} is not an arena run saved by balout "
+                                                  rf"\(.*({why})"):
+                call()
+    assert paired(path, good)["deals"] == n   # the good file still reads
+    out = subprocess.run([sys.executable, "-m", "balout", "compare", path, files["short_diffs"]],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "deal_diffs should be" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_damaged_simulation_file_is_refused_with_what_is_wrong(tmp_path):
+    from balout.simulate import load
+
+    path = str(tmp_path / "good.npz")
+    balout.simulate("belote", 10, seed=1, threads=1).save(path)
+    expected = {
+        "no_meta": ({"meta": None}, r"no meta in it"),
+        "no_sums": ({"aggregate": None}, r"no aggregate in it"),
+        "meta_list": ({"meta": np.array("[]")}, r"its meta is a JSON list, not an object"),
+        "meta_text": ({"meta": np.array("variant=belote")}, r"its meta is not JSON"),
+        "sums": ({"aggregate": np.zeros(3)}, r"aggregate should be \d+ integers, got shape \(3,\)"),
+        "rows": ({"hands": np.zeros(10)}, r"hands should be one row of 40 bytes per hand"),
+    }
+    files = _damaged_copies(tmp_path, path, {k: v[0] for k, v in expected.items()})
+    expected.update({"empty": (None, "EOFError"), "npy": (None, r"a single array \(\.npy\)"),
+                     "truncated": (None, "BadZipFile|EOFError|ValueError"), "text": (None, "ValueError")})
+    for name, (_, why) in expected.items():
+        with pytest.raises(OptionError, match=rf"{re.escape(files[name])} is not a simulation saved by balout "
+                                              rf"\(.*({why})"):
+            load(files[name])
+    assert load(path)["meta"]["variant"] == "belote"

@@ -1,9 +1,13 @@
-"""Writing files so that an interruption never leaves a partial one."""
+"""Writing files so that an interruption never leaves a partial one, and
+reading back the .npz files balout writes."""
 from __future__ import annotations
 
 import os
 import tempfile
-from typing import IO, Callable, Type
+import zipfile
+from typing import IO, Callable, Dict, Type
+
+import numpy as np
 
 from .errors import BaloutError, OptionError
 
@@ -42,3 +46,19 @@ def atomic_write(path: str, write: Callable[[IO[bytes]], None]) -> None:
         except OSError:
             pass
         raise
+
+
+def read_npz(path, what: str) -> Dict[str, np.ndarray]:
+    """Every array of the .npz archive at ``path``; an :class:`OptionError`
+    saying that the file is not ``what`` (and why) if it cannot be read as
+    one: missing, empty, truncated, a single .npy array, pickled objects."""
+    path = file_path(path)
+    try:
+        with open(path, "rb") as f:
+            z = np.load(f, allow_pickle=False)
+            if not isinstance(z, np.lib.npyio.NpzFile):
+                raise ValueError("a single array (.npy), not an .npz archive")
+            with z:
+                return {k: z[k] for k in z.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+        raise OptionError(f"{path} is not {what} ({type(e).__name__}: {e})") from None

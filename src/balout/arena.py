@@ -30,7 +30,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from .bots import BOTS, bot_name, make_bot
-from ._files import atomic_write, file_path
+from ._files import atomic_write, file_path, read_npz
 from .errors import BaloutError, BotError, OptionError
 from .match import Match
 from .rules import resolve
@@ -108,14 +108,51 @@ class SavedArena:
     card_diffs: np.ndarray
 
 
+ARENA_RUN = "an arena run saved by balout"
+
+
 def load(path: str) -> SavedArena:
-    """Read a file written by :meth:`ArenaResult.save`."""
-    path = file_path(path)
+    """Read a file written by :meth:`ArenaResult.save`; an :class:`OptionError`
+    naming what is wrong if it is not one (a damaged or foreign file)."""
+    arrays = read_npz(path, ARENA_RUN)
     try:
-        with np.load(path, allow_pickle=False) as z:
-            return SavedArena(json.loads(str(z["summary"])), z["deal_keys"], z["deal_diffs"], z["card_diffs"])
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise OptionError(f"{path} is not an arena run saved by balout ({type(e).__name__}: {e})") from None
+        return _saved_arena(arrays)
+    except ValueError as e:
+        raise OptionError(f"{file_path(path)} is not {ARENA_RUN} ({e})") from None
+
+
+def _saved_arena(arrays: Dict[str, np.ndarray]) -> SavedArena:
+    """The arrays of a saved run checked for what :func:`paired` and
+    ``balout compare`` use; ValueError says what does not fit."""
+    missing = [k for k in ("summary", "deal_keys", "deal_diffs", "card_diffs") if k not in arrays]
+    if missing:
+        raise ValueError(f"no {', '.join(missing)} in it")
+    try:
+        summary = json.loads(str(arrays["summary"]))
+    except json.JSONDecodeError as e:
+        raise ValueError(f"its summary is not JSON: {e}") from None
+    if not isinstance(summary, dict):
+        raise ValueError(f"its summary is a JSON {type(summary).__name__}, not an object")
+    two_names = lambda v: isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)
+    for key, fits, what in (("variant", lambda v: isinstance(v, str), "a str"),
+                            ("seed", lambda v: isinstance(v, int), "an int"),
+                            ("options", lambda v: isinstance(v, dict), "an object"),
+                            ("bots", two_names, "two names"),
+                            ("partners", lambda v: v is None or two_names(v), "null or two names")):
+        if key not in summary:
+            if key == "partners":
+                continue
+            raise ValueError(f"its summary has no {key!r}")
+        if not fits(summary[key]):
+            raise ValueError(f"its summary's {key!r} should be {what}, got {summary[key]!r}")
+    keys, diffs, cards = arrays["deal_keys"], arrays["deal_diffs"], arrays["card_diffs"]
+    if keys.ndim != 2 or keys.shape[1] != 2 or keys.dtype.kind not in "iu":
+        raise ValueError(f"deal_keys should be (deals, 2) integers, got shape {keys.shape} of {keys.dtype}")
+    for name, a in (("deal_diffs", diffs), ("card_diffs", cards)):
+        if a.shape != (len(keys),) or a.dtype.kind not in "iuf":
+            raise ValueError(f"{name} should be {len(keys)} numbers (one per deal), "
+                             f"got shape {a.shape} of {a.dtype}")
+    return SavedArena(summary, keys, diffs, cards)
 
 
 def paired(a, b) -> dict:

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _core
 from . import rules as _rules
-from ._files import atomic_write, file_path
+from ._files import atomic_write, file_path, read_npz
 from ._interrupt import ctrl_c_sets
 from .errors import BaloutError, OptionError
 from .state import State, _check_int
@@ -380,15 +380,32 @@ def _atomic_savez(path: str, arrays: Dict[str, np.ndarray]) -> None:
     atomic_write(path, lambda f: np.savez(f, **arrays))
 
 
+SIMULATION = "a simulation saved by balout"
+
+
 def load(path: str) -> Dict[str, Any]:
-    """Load a file written by :meth:`Simulation.save`."""
-    path = file_path(path)
+    """Load a file written by :meth:`Simulation.save`: ``aggregate`` (the
+    exact sums), ``meta`` (a dict) and, unless the run was aggregate-only,
+    ``hands`` (the per-hand rows). A file that is not one raises an
+    :class:`OptionError` naming what is wrong."""
+    out: Dict[str, Any] = read_npz(path, SIMULATION)
     try:
-        with np.load(path, allow_pickle=False) as z:
-            out = {k: z[k] for k in z.files}
-        out["meta"] = json.loads(str(out["meta"]))
-    except (OSError, ValueError, KeyError) as e:
-        raise OptionError(f"{path} is not a simulation saved by balout ({type(e).__name__}: {e})") from None
+        if "meta" not in out or "aggregate" not in out:
+            raise ValueError(f"no {' or '.join(k for k in ('meta', 'aggregate') if k not in out)} in it")
+        try:
+            out["meta"] = json.loads(str(out["meta"]))
+        except json.JSONDecodeError as e:
+            raise ValueError(f"its meta is not JSON: {e}") from None
+        if not isinstance(out["meta"], dict):
+            raise ValueError(f"its meta is a JSON {type(out['meta']).__name__}, not an object")
+        if out["aggregate"].shape != (_core.AGGREGATE_FIELDS,) or out["aggregate"].dtype.kind not in "iu":
+            raise ValueError(f"aggregate should be {_core.AGGREGATE_FIELDS} integers, "
+                             f"got shape {out['aggregate'].shape} of {out['aggregate'].dtype}")
+        if "hands" in out and (out["hands"].dtype != HAND_DTYPE or out["hands"].ndim != 1):
+            raise ValueError(f"hands should be one row of {HAND_DTYPE.itemsize} bytes per hand "
+                             f"(the rows of balout.simulate), got shape {out['hands'].shape} of {out['hands'].dtype}")
+    except ValueError as e:
+        raise OptionError(f"{file_path(path)} is not {SIMULATION} ({e})") from None
     return out
 
 
