@@ -10,6 +10,7 @@ from __future__ import annotations
 import operator
 
 from .cards import SUITS, card_name, parse_card
+from .errors import ActionTypeError, illegal_text, legal_names
 
 PASS = 32
 TAKE = 33
@@ -65,8 +66,6 @@ def to_action(state, action) -> int:
 
     Returns an action id, or -1 for an integer out of range (the caller
     reports it as an unknown action)."""
-    from .errors import ActionTypeError, illegal_text, legal_names
-
     if isinstance(action, str):
         try:
             return parse_action(action)

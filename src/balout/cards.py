@@ -34,6 +34,7 @@ _SUIT_WORDS = {
 }
 
 CardLike = Union["Card", int, str]
+_BY_NAME: dict = {}   # canonical name -> Card, filled once the cards exist
 
 
 def _bad_card(text: object, why: str) -> ValueError:
@@ -46,6 +47,10 @@ def _bad_card(text: object, why: str) -> ValueError:
 def parse_card(text: str, *, spanish: bool = False) -> "Card":
     """Parse ``'TS'``, ``'10s'``, ``'J♥'``; with ``spanish=True`` the rank is a
     Spanish label (``'7S'`` is the canonical ten, ``'1 oros'`` the ace of D)."""
+    if not spanish and type(text) is str:
+        card = _BY_NAME.get(text)   # a canonical name, as records have them: no parsing
+        if card is not None:
+            return card
     if not isinstance(text, str):
         raise CardError(f"a card must be given as a string or a card id, not {type(text).__name__}")
     t = text.strip()
@@ -147,6 +152,7 @@ _POINTS = ((0, 0, 0, 10, 2, 3, 4, 11), (0, 0, 14, 10, 20, 3, 4, 11))
 _CARDS: tuple = ()
 _CARDS = tuple(Card(i) for i in range(32))
 CARDS = _CARDS
+_BY_NAME = {card_name(c): c for c in _CARDS}
 
 
 def _mask_of(cards) -> int:
