@@ -175,9 +175,9 @@ def test_equity_tables_are_checked_at_the_boundary():
            ((good, 6), ValueError),                               # too many rows for 6
            ((good, 0), ValueError), ((good, 5.0), ValueError),
            (good, TypeError), ((good,), TypeError), ("table", TypeError)]
-    for equity, error in bad:
+    for table, error in bad:
         with pytest.raises(error):
-            _core.mc_evaluate(s, 10, GREEDY, 1, 1.0, None, 1.0, equity)
+            _core.mc_evaluate(s, 10, GREEDY, 1, 1.0, None, 1.0, table)
     assert s.to_record() == before
     values = _core.mc_evaluate(s, 200, GREEDY, 1, 1.0, None, 1.0, (good, step))
     assert set(values) == set(s.legal_actions())
