@@ -5,11 +5,14 @@ from __future__ import annotations
 import os
 import tempfile
 import zipfile
-from typing import IO, Callable, Dict, Type
+from typing import IO, Any, Callable, Dict, Type, Union
 
 import numpy as np
 
 from .errors import BaloutError, OptionError
+
+#: where balout reads or writes a file: a str or an os.PathLike (pathlib.Path)
+PathLike = Union[str, "os.PathLike[str]"]
 
 
 def file_path(path, what: str = "the file", error: Type[BaloutError] = OptionError) -> str:
@@ -23,7 +26,7 @@ def file_path(path, what: str = "the file", error: Type[BaloutError] = OptionErr
     return p
 
 
-def atomic_write(path: str, write: Callable[[IO[bytes]], None]) -> None:
+def atomic_write(path: PathLike, write: Callable[[IO[bytes]], Any]) -> None:
     """Write through ``write(file)`` into a temporary file beside ``path``,
     then rename it over ``path``; on any error or Ctrl-C the temporary file is
     removed and ``path`` is untouched."""
@@ -48,7 +51,7 @@ def atomic_write(path: str, write: Callable[[IO[bytes]], None]) -> None:
         raise
 
 
-def read_npz(path, what: str) -> Dict[str, np.ndarray]:
+def read_npz(path: PathLike, what: str) -> Dict[str, np.ndarray]:
     """Every array of the .npz archive at ``path``; an :class:`OptionError`
     saying that the file is not ``what`` (and why) if it cannot be read as
     one: missing, empty, truncated, a single .npy array, pickled objects."""

@@ -46,6 +46,8 @@ def _module(where: str, error: Type[Exception]):
     if key not in _FILES:
         name = f"balout_user_{len(_FILES)}"
         mod_spec = importlib.util.spec_from_file_location(name, where)
+        if mod_spec is None or mod_spec.loader is None:
+            raise error(f"cannot load {where!r} as a Python module")
         module = importlib.util.module_from_spec(mod_spec)
         sys.modules[name] = module   # so that what it defines pickles to worker processes
         try:

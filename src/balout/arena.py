@@ -25,12 +25,12 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
 from .bots import BOTS, bot_name, make_bot
-from ._files import atomic_write, file_path, read_npz
+from ._files import PathLike, atomic_write, file_path, read_npz
 from .errors import BaloutError, BotError, OptionError
 from .match import Match
 from .rules import resolve
@@ -86,13 +86,13 @@ class ArenaResult:
             out[f"{name}_given_away_ci95"] = list(gci) if len(g) else None
         return out
 
-    def save(self, path: str) -> str:
+    def save(self, path: PathLike) -> str:
         """The summary and the per-deal differences as .npz, atomically, for
         :func:`paired` and :func:`load`; returns the path written."""
         path = file_path(path)
         if not path.endswith(".npz"):
             path += ".npz"
-        arrays = {"summary": np.array(json.dumps(self.summary())), "deal_keys": self.deal_keys,
+        arrays: Dict[str, Any] = {"summary": np.array(json.dumps(self.summary())), "deal_keys": self.deal_keys,
                   "deal_diffs": self.deal_diffs, "card_diffs": self.card_diffs}
         atomic_write(path, lambda f: np.savez(f, **arrays))
         return path
@@ -111,7 +111,7 @@ class SavedArena:
 ARENA_RUN = "an arena run saved by balout"
 
 
-def load(path: str) -> SavedArena:
+def load(path: PathLike) -> SavedArena:
     """Read a file written by :meth:`ArenaResult.save`; an :class:`OptionError`
     naming what is wrong if it is not one (a damaged or foreign file)."""
     arrays = read_npz(path, ARENA_RUN)
@@ -155,7 +155,7 @@ def _saved_arena(arrays: Dict[str, np.ndarray]) -> SavedArena:
     return SavedArena(summary, keys, diffs, cards)
 
 
-def paired(a, b) -> dict:
+def paired(a: Union[ArenaResult, SavedArena, PathLike], b: Union[ArenaResult, SavedArena, PathLike]) -> dict:
     """Bot A of run ``a`` against bot A of run ``b``, deal by deal.
 
     Both runs must have dealt the same decks: the same variant, options and
@@ -190,7 +190,7 @@ def paired(a, b) -> dict:
 
 
 def play_match(variant: str, options, bots, seed: int, max_hands: int = 1000, sealed: bool = False,
-               given_away: Optional[List[List[int]]] = None):
+               given_away: Optional[List[Optional[List[int]]]] = None):
     """One match; returns (winner, per-hand team scores, decision times per bot).
 
     ``bots``: two, one per team (team 0 sits in seats 0 and 2), or four, one
@@ -204,7 +204,7 @@ def play_match(variant: str, options, bots, seed: int, max_hands: int = 1000, se
         raise OptionError(f"give two bots (one per team) or four (one per seat), got {len(bots)}")
     per_seat = len(bots) == 4
     m = Match(variant, options=options, seed=seed)
-    scores: List[Tuple[int, int]] = []
+    scores: List[Tuple[int, int, int, int]] = []
     times: Tuple[List[float], ...] = tuple([] for _ in bots)
     while not m.is_over and len(scores) < max_hands:
         s = m.new_hand()
@@ -224,7 +224,8 @@ def play_match(variant: str, options, bots, seed: int, max_hands: int = 1000, se
                                f"{len(scores) + 1} of the match with seed {seed}) chose an illegal action: "
                                f"{e}") from None
         m.add_hand(s)
-        scores.append(tuple(s.hand_score) + tuple(s.card_points))
+        (hs0, hs1), (cp0, cp1) = s.hand_score, s.card_points
+        scores.append((hs0, hs1, cp0, cp1))
         if given_away is not None:
             plays = thread_solver().review(s)
             costs = [0] * len(bots)
@@ -340,13 +341,13 @@ def arena(variant: str = "balout", bots: Tuple[Any, Any] = ("medium", "easy"), m
     times = {key: [t for r in results for t in r[2][k]] for k, key in enumerate(keys)}
     given = {key: [c for r in results for c in r[5][k]] for k, key in enumerate(keys)} if review else None
     cards = np.asarray([c for r in results for c in r[4]], np.float64)
-    keys = np.asarray([(j, k) for j, r in enumerate(results) for k in range(len(r[1]))], np.int64).reshape(-1, 2)
+    deal_keys = np.asarray([(j, k) for j, r in enumerate(results) for k in range(len(r[1]))], np.int64).reshape(-1, 2)
 
     def labels(bs):
         return tuple(b if isinstance(b, str) else bot_name(b) for b in bs)
 
     return ArenaResult(variant, labels(bots), n, wins, diffs, times, sum(r[3] for r in results), cards, seed,
-                       sealed, dict(opts), labels(partners) if partners is not None else None, keys, given,
+                       sealed, dict(opts), labels(partners) if partners is not None else None, deal_keys, given,
                        interrupted)
 
 

@@ -82,7 +82,7 @@ def _legal(state) -> list:
     return state.legal_actions()
 
 
-def _best(values: Dict[int, float]) -> int:
+def _best(values: Mapping[int, float]) -> int:
     best = max(values.values())
     return min(a for a, v in values.items() if v >= best - 1e-9)
 
@@ -90,7 +90,7 @@ def _best(values: Dict[int, float]) -> int:
 class RandomBot:
     name = "random"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: Optional[int] = 0) -> None:
         self.seed = seed_to_int(seed)
 
     def act(self, state: State) -> int:
@@ -103,7 +103,7 @@ class GreedyBot:
 
     name = "easy"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: Optional[int] = 0) -> None:
         self.seed = seed_to_int(seed)
 
     def act(self, state: State) -> int:
@@ -138,7 +138,7 @@ class MonteCarloBot:
     such as ``{"baloot": "match"}``."""
 
     def __init__(self, worlds: Optional[int] = 200, endgame_tricks: int = 3, endgame_worlds: Optional[int] = 20,
-                 seed: int = 0, name: str = "montecarlo", bid_weight: float = 1.0,
+                 seed: Optional[int] = 0, name: str = "montecarlo", bid_weight: float = 1.0,
                  time_budget: Optional[float] = None, objective: Union[str, Mapping[str, str]] = "points",
                  play_weight: float = 1.0) -> None:
         self.worlds, self.time_budget = _check_budget(worlds, time_budget)
@@ -178,8 +178,8 @@ class PIMCBot:
     With world budgets alone the bot is deterministic under its seed.
     ``objective`` as for :class:`MonteCarloBot`."""
 
-    def __init__(self, worlds: Optional[int] = 20, bid_worlds: int = 300, seed: int = 0, name: str = "pimc",
-                 time_budget: Optional[float] = None, objective: Union[str, Mapping[str, str]] = "points") -> None:
+    def __init__(self, worlds: Optional[int] = 20, bid_worlds: int = 300, seed: Optional[int] = 0,
+                 name: str = "pimc", time_budget: Optional[float] = None, objective: Union[str, Mapping[str, str]] = "points") -> None:
         self.worlds, self.time_budget = _check_budget(worlds, time_budget)
         self.objectives = _check_objectives(objective)
         self.bid_worlds = _check_int("bid_worlds", bid_worlds, 1, 1 << 30)
@@ -203,11 +203,11 @@ class ISMCTSBot:
     doubling by flat Monte Carlo over ``bid_worlds`` worlds. Budget per
     decision: iterations (worlds for bids) and/or ``time_budget`` seconds."""
 
-    def __init__(self, iterations: int = 20_000, time_budget: Optional[float] = None,
-                 bid_worlds: int = 300, seed: int = 0, name: str = "ismcts") -> None:
-        iterations, time_budget = _check_budget(iterations, time_budget, "iterations", 1 << 62)
+    def __init__(self, iterations: Optional[int] = 20_000, time_budget: Optional[float] = None,
+                 bid_worlds: int = 300, seed: Optional[int] = 0, name: str = "ismcts") -> None:
+        budget = _check_budget(iterations, time_budget, "iterations", 1 << 62)
         self.bid_worlds = _check_int("bid_worlds", bid_worlds, 1, 1 << 30)
-        self._search = _core.ISMCTS(iterations=iterations, time_budget=time_budget)
+        self._search = _core.ISMCTS(iterations=budget[0], time_budget=budget[1])
         self.seed, self.name = seed_to_int(seed), name
 
     def act(self, state: State) -> int:
@@ -225,7 +225,7 @@ class CheatBot:
 
     name = "cheat"
 
-    def __init__(self, seed: int = 0, worlds: int = 1) -> None:
+    def __init__(self, seed: Optional[int] = 0, worlds: int = 1) -> None:
         self.seed = seed_to_int(seed)
         self._solver = _core.DoubleDummy(18)
 
@@ -248,7 +248,7 @@ class CheatBot:
         return _best(values)
 
 
-_FACTORIES: Dict[str, Callable[[int], Bot]] = {
+_FACTORIES: Dict[str, Callable[[Optional[int]], Bot]] = {
     "random": lambda seed: RandomBot(seed),
     "easy": lambda seed: GreedyBot(seed),
     "medium": lambda seed: MonteCarloBot(300, 3, 20, seed, "medium"),
@@ -262,7 +262,7 @@ _FACTORIES: Dict[str, Callable[[int], Bot]] = {
 BOTS = LEVELS + ("pimc", "ismcts")
 
 
-def make_bot(name, seed: int = 0) -> Bot:
+def make_bot(name, seed: Optional[int] = 0) -> Bot:
     """A bot by name: the levels random, easy, medium, hard, cheat, the
     search players pimc and ismcts, or your own: a factory (a bot class, or
     any callable; it gets the seed as ``seed=`` if it has such a parameter,

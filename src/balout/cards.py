@@ -64,8 +64,8 @@ def parse_card(text: str, *, spanish: bool = False) -> "Card":
         raise _bad_card(text, "not a Spanish label (ranks 1 4 5 6 7 10 11 12)")
     if len(t) < 2:
         raise _bad_card(text, "too short")
-    rank, suit = t[:-1].upper(), t[-1]
-    suit = _SUIT_WORDS.get(suit.upper(), _SUIT_WORDS.get(suit))
+    rank, mark = t[:-1].upper(), t[-1]
+    suit = _SUIT_WORDS.get(mark.upper(), _SUIT_WORDS.get(mark))
     if rank == "10":
         rank = "T"
     if suit is None or len(rank) != 1 or rank not in RANKS:
@@ -215,7 +215,7 @@ class CardSet:
 
     def __contains__(self, card: object) -> bool:
         try:
-            return bool(self.mask >> Card(card) & 1)
+            return bool(self.mask >> Card(card) & 1)  # type: ignore[arg-type]  # anything: not a card is not in
         except (ValueError, TypeError):
             return False
 

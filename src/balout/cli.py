@@ -56,10 +56,10 @@ def _table(outputs: List[dict]) -> str:
 def cmd_replay(args) -> int:
     from .records import ReplayError, load, replay
 
+    error: Optional[BaloutError] = None
     try:
         records = load(args.file)
         outputs = replay(records)
-        error = None
     except ReplayError as e:
         outputs, error = e.outputs, e
     except BaloutError as e:

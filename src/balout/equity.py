@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Mapping, Optional
+from typing import Any, Dict, Mapping, Optional
 
 import numpy as np
 
@@ -57,6 +57,7 @@ class MatchEquity:
         hands = _check_int("hands", hands, 1, 1 << 30)
         rows = simulate(self.variant, hands=hands, policy=policy, seed=seed, options=self.options,
                         threads=1).hands
+        assert rows is not None   # not aggregate_only
         self.table = _backward(rows["hand_score"].astype(np.int64), self.target, self.step)
 
     def _resolve(self, variant: str, options: Optional[Mapping]) -> None:
@@ -135,7 +136,7 @@ def write_tables(path: Path = MADE_TABLES) -> None:
     """Make the tables of the variants' default rules (the defaults of
     :class:`MatchEquity`) and write them where :func:`match_equity` finds
     them."""
-    arrays = {}
+    arrays: Dict[str, Any] = {}
     for variant in _rules.VARIANTS:
         e = MatchEquity(variant)
         arrays[f"{variant}_options"] = np.array(_options_key(e.options))

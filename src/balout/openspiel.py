@@ -31,7 +31,7 @@ Needs OpenSpiel (``pip install open_spiel``, Python 3.11 or newer).
 """
 from __future__ import annotations
 
-from typing import Dict, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -124,8 +124,8 @@ class BaloutState(pyspiel.State):
 
     def __init__(self, game: HandGame):
         super().__init__(game)
-        self.deck = []
-        self.hand = None
+        self.deck: List[int] = []
+        self.hand: Optional[State] = None   # None while the deck is being dealt
 
     @classmethod
     def of(cls, game: HandGame, hand: State) -> "BaloutState":
@@ -147,8 +147,15 @@ class BaloutState(pyspiel.State):
             return pyspiel.PlayerId.TERMINAL
         return self.hand.to_act
 
+    def _dealt(self) -> State:
+        """The balout hand; an OptionError while the deck is being dealt."""
+        if self.hand is None:
+            raise OptionError(f"the deck is being dealt ({len(self.deck)} of {_DECK_SIZE} cards): no hand yet")
+        return self.hand
+
     def _legal_actions(self, player) -> list:
-        return self.hand.legal_actions() if player == self.hand.to_act else []
+        hand = self._dealt()
+        return hand.legal_actions() if player == hand.to_act else []
 
     def chance_outcomes(self) -> list:
         left = sorted(set(range(_DECK_SIZE)) - set(self.deck))
@@ -176,7 +183,7 @@ class BaloutState(pyspiel.State):
     def returns(self) -> list:
         if not self.is_terminal():
             return [0.0] * 4
-        a, b = self.hand.hand_score
+        a, b = self._dealt().hand_score
         return [float(a - b), float(b - a)] * 2
 
     def resample_from_infostate(self, player_id, probability_sampler) -> "BaloutState":
@@ -270,7 +277,8 @@ class OpenSpielBot:
 
     def __init__(self, bot, name: str = "openspiel"):
         self.name = name
-        self._bot, self._bots = bot, {}
+        self._bot = bot
+        self._bots: Dict[str, Any] = {}   # a factory's bot per game (its string)
 
     def act(self, state: State) -> int:
         game = game_of(state)
@@ -289,7 +297,7 @@ class _BaloutBot(pyspiel.Bot):
         self.bot = bot
 
     def step(self, state: BaloutState) -> int:
-        return int(self.bot.act(state.hand.clone()))
+        return int(self.bot.act(state._dealt().clone()))
 
     def restart_at(self, state) -> None:
         pass

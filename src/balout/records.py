@@ -40,7 +40,7 @@ def loads(text: str) -> List[dict]:
             pass
         else:
             return [check_record(whole)]
-    out = []
+    out: List[dict] = []
     for n, line in enumerate(text.splitlines(), 1):
         if line.strip():
             out.append(_check_at(_parse_json(line, f"line {n}"), f"line {n}", len(out)))

@@ -133,7 +133,7 @@ def resolve(variant: str, options: Optional[Mapping[str, Any]] = None):
     try:
         # the value's type is part of the key: 1 == True and 500.0 == 500 in Python,
         # but only True and 500 are valid
-        key = (variant, tuple(sorted((k, type(v), v) for k, v in options.items())) if options else ())
+        key: Any = (variant, tuple(sorted((k, type(v), v) for k, v in options.items())) if options else ())
         hit = _RESOLVED.get(key)
     except (TypeError, AttributeError, ValueError):  # not a mapping, or values numpy will not compare
         key = hit = None

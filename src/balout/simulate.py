@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _core
 from . import rules as _rules
-from ._files import atomic_write, file_path, read_npz
+from ._files import PathLike, atomic_write, file_path, read_npz
 from ._interrupt import ctrl_c_sets
 from .errors import BaloutError, OptionError
 from .state import State, _check_int
@@ -65,6 +65,16 @@ PolicySpec = Union[str, Callable, Sequence[Union[str, Callable]]]
 
 
 # ------------------------------------------------------------------ arguments
+
+def _native_policies(policy: PolicySpec, who: str) -> List[int]:
+    """One native policy id per seat, as _policies; an OptionError if any is
+    a Python callable."""
+    pols = _policies(policy)
+    native = [p for p in pols if isinstance(p, int)]
+    if len(native) != len(pols):
+        raise OptionError(f"{who} native policies only: " + ", ".join(POLICIES))
+    return native
+
 
 def _policies(policy: PolicySpec) -> List[Union[int, Callable]]:
     """One policy per seat: a name, two (team 0, team 1) or four (per seat)."""
@@ -329,12 +339,12 @@ class Simulation:
         """Hand ``i`` as a hand record (RULES.md section 8); replays to the same row."""
         return self.state(i).to_record()
 
-    def save(self, path: str) -> None:
+    def save(self, path: PathLike) -> None:
         """Save rows and metadata as .npz, atomically (no partial file on error)."""
         meta = json.dumps({"variant": self.variant, "options": dict(self.options),
                            "policies": list(self.policies), "seed": self.entropy, "n": self.n,
                            "interrupted": self.interrupted})
-        arrays = {"aggregate": self.aggregate.sums, "meta": np.array(meta)}
+        arrays: Dict[str, Any] = {"aggregate": self.aggregate.sums, "meta": np.array(meta)}
         if self.hands is not None:
             arrays["hands"] = self.hands
         _atomic_savez(path, arrays)
@@ -373,7 +383,7 @@ class MatchSimulation:
                 "seed": self.entropy, "interrupted": self.interrupted})
 
 
-def _atomic_savez(path: str, arrays: Dict[str, np.ndarray]) -> None:
+def _atomic_savez(path: PathLike, arrays: Dict[str, Any]) -> None:
     path = file_path(path)
     if not path.endswith(".npz"):
         path += ".npz"
@@ -383,7 +393,7 @@ def _atomic_savez(path: str, arrays: Dict[str, np.ndarray]) -> None:
 SIMULATION = "a simulation saved by balout"
 
 
-def load(path: str) -> Dict[str, Any]:
+def load(path: PathLike) -> Dict[str, Any]:
     """Load a file written by :meth:`Simulation.save`: ``aggregate`` (the
     exact sums), ``meta`` (a dict) and, unless the run was aggregate-only,
     ``hands`` (the per-hand rows). A file that is not one raises an
@@ -554,9 +564,7 @@ class HandChunks:
                  chunk_size: int = DEFAULT_CHUNK) -> None:
         self.variant, self.options, self._rules = _rules.resolve(variant, options)
         self.n = _count("hands", hands)
-        pols = _policies(policy)
-        if not all(isinstance(p, int) for p in pols):
-            raise OptionError("streamed runs take native policies only: " + ", ".join(POLICIES))
+        pols = _native_policies(policy, "streamed runs take")
         self.policies = tuple(POLICIES[p] for p in pols)
         self._pol = np.asarray(pols, np.int8)
         self.threads = _threads(threads)
@@ -635,9 +643,7 @@ def simulate_matches(variant: str = "balout", matches: int = 100, policy: Policy
     variant, opts, core_rules = _rules.resolve(variant, options)
     start_score = score
     n = _count("matches", matches)
-    pols = _policies(policy)
-    if not all(isinstance(p, int) for p in pols):
-        raise OptionError("simulate_matches takes native policies only: " + ", ".join(POLICIES))
+    pols = _native_policies(policy, "simulate_matches takes")
     nthreads = _threads(threads)
     chunk = _check_int("chunk_size", chunk_size, 1, 1 << 30)
     limit = _check_int("max_hands", max_hands, 1, 1 << 30)
@@ -649,7 +655,7 @@ def simulate_matches(variant: str = "balout", matches: int = 100, policy: Policy
     pol_arr = np.asarray(pols, np.int8)
     winner = np.full(n, -1, np.int8)
     nhands = np.zeros(n, np.int32)
-    score = np.zeros((n, 2), np.int32)
+    final = np.zeros((n, 2), np.int32)
     try:
         start0, start1 = start_score
     except (TypeError, ValueError):
@@ -668,8 +674,8 @@ def simulate_matches(variant: str = "balout", matches: int = 100, policy: Policy
     elapsed = time.perf_counter() - t0
     if bar is not None:
         bar.close()
-    score[:, 0], score[:, 1] = s0, s1
+    final[:, 0], final[:, 1] = s0, s1
     names = tuple(POLICIES[p] for p in pols)
     return MatchSimulation(variant, opts, names, int(ss.entropy) if isinstance(ss.entropy, int) else 0,
-                           winner[:covered].copy(), nhands[:covered].copy(), score[:covered].copy(),
+                           winner[:covered].copy(), nhands[:covered].copy(), final[:covered].copy(),
                            elapsed, nthreads, interrupted)

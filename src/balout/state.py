@@ -71,12 +71,7 @@ def parse_deck(deck) -> bytes:
     if any(not 0 <= c < 32 for c in ids):
         raise CardError("card ids are 0..31")
     if len(set(ids)) != 32:
-        seen, dup = set(), None
-        for c in ids:
-            if c in seen:
-                dup = c
-                break
-            seen.add(c)
+        dup = next(c for i, c in enumerate(ids) if c in ids[:i])
         raise CardError(f"a deck has each card once; {card_name(dup)} appears twice")
     return bytes(ids)
 

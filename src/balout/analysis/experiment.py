@@ -173,7 +173,7 @@ class Result:
         cols = self.columns()
         out = []
         for e in self.estimates:
-            d = {"experiment": self.name, "variant": self.variant, "metric": e.metric}
+            d: Dict[str, Any] = {"experiment": self.name, "variant": self.variant, "metric": e.metric}
             for c in cols:
                 d[c] = e.group.get(c, "")
             d.update(kind=e.kind, n=e.n, value=e.value, ci_low=e.lo, ci_high=e.hi, sd=e.sd, se=e.se,
@@ -263,7 +263,7 @@ def _check_variant(exp: Experiment, variant: Optional[str]) -> str:
 
 def _fresh_seed(seed) -> int:
     if seed is None:
-        return int(np.random.SeedSequence().entropy % (1 << 63))
+        return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise OptionError(f"seed must be a non-negative integer or None, not {seed!r}")
     return int(seed)
@@ -313,7 +313,7 @@ def run_experiment(experiment: Union[str, Experiment], variant: Optional[str] = 
     else:
         if exp.reduce is None:
             raise ExperimentError(f"experiment {exp.name!r} has neither reduce nor custom")
-        interrupted = _stream(exp, ctx, runs, tally)
+        interrupted = _stream(exp.reduce, ctx, runs, tally)
     if exp.finalize is not None and tally.hands:
         exp.finalize(tally, ctx)
     elapsed = time.perf_counter() - t0
@@ -321,7 +321,9 @@ def run_experiment(experiment: Union[str, Experiment], variant: Optional[str] = 
                   tally.estimates(precision), elapsed, interrupted, precision)
 
 
-def _stream(exp: Experiment, ctx: Context, runs: List[Run], tally: Tally) -> bool:
+def _stream(reduce: Callable[[Dict[str, Any], Tally], Any], ctx: Context, runs: List[Run], tally: Tally) -> bool:
+    """Feed each chunk of the runs' hands, side by side, to ``reduce``;
+    returns whether Ctrl-C stopped it."""
     streams = []
     for run in runs:
         pol = run.policy if run.policy is not None else ctx.policy
@@ -333,7 +335,7 @@ def _stream(exp: Experiment, ctx: Context, runs: List[Run], tally: Tally) -> boo
     try:
         for chunks in zip(*iters):
             rows = {run.label: c for run, c in zip(runs, chunks)}
-            exp.reduce(rows, tally)
+            reduce(rows, tally)
             tally.hands += len(chunks[0])
             if bar is not None:
                 bar.update(tally.hands)

@@ -6,7 +6,7 @@ import io
 import json
 import math
 import os
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .._files import atomic_write, file_path
 from .experiment import Plot, Result
@@ -18,7 +18,7 @@ __all__ = ["text_table", "markdown_table", "write_csv", "write_parquet", "write_
 
 # ------------------------------------------------------------------ formatting
 
-def _fmt(e: Estimate, x: float) -> str:
+def _fmt(e: Estimate, x: Optional[float]) -> str:
     if x is None or not math.isfinite(x):
         return "-"
     if e.percent:
@@ -196,11 +196,11 @@ def write_plots(result: Result, out_dir: str) -> List[Tuple[Plot, str]]:
                         ax.text(j, i, f"{v:.0f}", ha="center", va="center", fontsize=6)
             fig.colorbar(im, ax=ax, label=plot.ylabel or (plot.metric + (" (%)" if pct else "")))
         else:
-            series = [None] if not plot.series else list(dict.fromkeys(e.group[plot.series] for e in rows))
+            series: List[Any] = [None] if not plot.series else list(dict.fromkeys(e.group[plot.series] for e in rows))
             xs = list(dict.fromkeys(e.group[plot.x] for e in rows))
             width = 0.8 / max(len(series), 1)
             for si, s in enumerate(series):
-                sub = [e for e in rows if s is None or e.group[plot.series] == s]
+                sub = [e for e in rows if s is None or e.group[str(plot.series)] == s]
                 pos = [xs.index(e.group[plot.x]) for e in sub]
                 val = [e.value * scale for e in sub]
                 err = [[max(0.0, (e.value - e.lo) * scale) for e in sub], [max(0.0, (e.hi - e.value) * scale) for e in sub]]

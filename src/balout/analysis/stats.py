@@ -110,7 +110,7 @@ def _factor_parts(by) -> Tuple[Tuple[str, ...], List[Tuple[str, Any, Optional[Se
         return (), []
     if not isinstance(by, Mapping):
         raise BaloutError("by= must be a dict: name -> label, or name -> (integer codes, labels)")
-    parts = []
+    parts: List[Tuple[str, Any, Optional[Sequence]]] = []
     for name, spec in by.items():
         if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], np.ndarray):
             parts.append((str(name), spec[0], list(spec[1])))
@@ -142,7 +142,7 @@ class Tally:
         self.hands = 0
         self.unit = unit
         self.derived: List[Estimate] = []
-        self.context = None   # the run's Context (variant, options, ...), set by run_experiment
+        self.context: Any = None   # the run's Context (variant, options, ...), set by run_experiment
 
     # -------------------------------------------------------------- filling
 
