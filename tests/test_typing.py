@@ -50,12 +50,14 @@ def test_user_code_is_type_checked_against_balout(tmp_path):
     rightly asks for a check there, so it is left out.)"""
     tour, _batch, search, own, _openspiel = _python_blocks(ROOT / "README.md")
     bot, measure, _ = _python_blocks(ROOT / "docs" / "your-own-bot.md")
+    # the README's own bot is a Bot, as the arena and make_bot take them
+    own += "\nfrom balout.bots import Bot\nmine: Bot = FirstLegal()\n"
     (tmp_path / "examples.py").write_text("\n".join([tour, search, own]))
     (tmp_path / "guide.py").write_text(bot + "\n" + measure)
     (tmp_path / "mistakes.py").write_text(textwrap.dedent("""\
         from balout import State
         from balout.search import Solver
-        from balout.bots import make_bot
+        from balout.bots import Bot, make_bot
 
         s = State("belote", seed=1)
         s.legal_actionz()
@@ -63,12 +65,20 @@ def test_user_code_is_type_checked_against_balout(tmp_path):
         Solver().pimc(s, worlds="many")
         make_bot("hard", 1).act(s).upper()
         s.resample(1).apply_action(3).phase
+
+
+        class NotABot:
+            def play(self, state: State) -> int:
+                return 0
+
+
+        bot: Bot = NotABot()
         """))
     clean = mypy(["examples.py", "guide.py"], tmp_path)
     assert clean.returncode == 0 and "Success" in clean.stdout, clean.stdout + clean.stderr
     bad = mypy(["mistakes.py"], tmp_path)
     lines = {int(m) for m in re.findall(r"^mistakes\.py:(\d+): error", bad.stdout, re.M)}
-    assert lines == {6, 7, 8, 9, 10}, bad.stdout
+    assert lines == {6, 7, 8, 9, 10, 18}, bad.stdout
 
 
 def _stub_members():

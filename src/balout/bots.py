@@ -48,17 +48,22 @@ from .errors import BaloutError, OptionError
 from .search import _check_budget, _check_objectives, _check_weight, _equity_of
 from .state import State, _check_int, seed_to_int
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "MonteCarloBot", "PIMCBot", "ISMCTSBot", "CheatBot", "make_bot",
+__all__ = ["Bot", "Action", "RandomBot", "GreedyBot", "MonteCarloBot", "PIMCBot", "ISMCTSBot", "CheatBot", "make_bot",
            "bot_name", "LEVELS", "BOTS"]
 
 LEVELS = ("random", "easy", "medium", "hard", "cheat")
 GREEDY = 1
 
 
-class Bot(Protocol):
-    name: str
+#: an action as a bot may return it: an int id (a Card is one) or its name ('take', 'JH')
+Action = Union[int, str]
 
-    def act(self, state: State) -> int:
+
+class Bot(Protocol):
+    """What the arena and the levels ask of a bot. A ``name`` attribute, if
+    it has one, labels it in reports; balout's own bots return int ids."""
+
+    def act(self, state: State) -> Action:
         """The action chosen for the seat to act."""
         ...
 
