@@ -29,7 +29,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
-from .bots import BOTS, bot_name, make_bot
+from .bots import BOTS, Bot, bot_name, make_bot
 from ._files import PathLike, atomic_write, file_path, read_npz
 from .errors import BaloutError, BotError, OptionError
 from .match import Match
@@ -247,8 +247,9 @@ def _duplicate(args):
     variant, options, a_name, b_name, seed, j, sealed, partners, review = args
     a, b = make_bot(a_name, seed + 2 * j), make_bot(b_name, seed + 2 * j + 1)
     match_seed = (seed * 1_000_003 + j) & 0xFFFFFFFFFFFFFFFF
-    g1: Optional[List[List[int]]] = [] if review else None
-    g2: Optional[List[List[int]]] = [] if review else None
+    g1: Optional[List[Optional[List[int]]]] = [] if review else None
+    g2: Optional[List[Optional[List[int]]]] = [] if review else None
+    seats: Tuple[Tuple[Bot, ...], Tuple[Bot, ...]]
     if partners is None:
         seats = (a, b), (b, a)                    # A is team 0, then team 1
         roles = [(0, 1), (1, 0)]                  # A's, B's slot in each match
@@ -260,7 +261,7 @@ def _duplicate(args):
     w1, s1, t1 = play_match(variant, options, seats[0], match_seed, sealed=sealed, given_away=g1)
     w2, s2, t2 = play_match(variant, options, seats[1], match_seed, sealed=sealed, given_away=g2)
     times = [t1[r1] + t2[r2] for r1, r2 in roles]
-    given = [[h[r1] for h in g1 if h] + [h[r2] for h in g2 if h] for r1, r2 in roles] if review else None
+    given = [[h[r1] for h in g1 or () if h] + [h[r2] for h in g2 or () if h] for r1, r2 in roles] if review else None
     wins = (w1 == 0) + (w2 == 1)
     diffs, cards = [], []
     for k in range(max(len(s1), len(s2))):

@@ -271,7 +271,10 @@ class State(HandState):
         return out
 
     def _split_history(self):
-        bids, doubling, declare, plays = [], [], [], []
+        bids: List[Tuple[int, int]] = []
+        doubling: List[Tuple[int, int]] = []
+        declare: List[Tuple[int, int]] = []
+        plays: List[Tuple[int, int]] = []
         lists = {"auction": bids, "doubling": doubling, "declare": declare, "play": plays}
         for phase, seat, a in self.history():
             lists[phase].append((seat, a))
