@@ -67,6 +67,40 @@ def test_full_random_hand(benchmark, rate, variant):
     rate(benchmark, f"full_random_hand[{variant}]", 1, "hand")
 
 
+def _apply_undo(state, actions, reps: int) -> int:
+    for _ in range(reps):
+        for a in actions:
+            state.apply_action(a)
+            state.undo()
+    return reps * len(actions)
+
+
+@pytest.mark.parametrize("kind", ["Card", "name"])
+def test_apply_action_by_kind(benchmark, rate, mid_hand_states, kind):
+    """apply_action + undo mid-hand with the legal cards given as Card
+    objects or names (as python-chess users push moves), as a ratio to the
+    same with int ids, timed in the same test."""
+    import time
+
+    from balout import Card
+
+    s = mid_hand_states["belote"].clone()
+    ids = s.legal_actions()
+    given = [Card(a) for a in ids] if kind == "Card" else [s.action_to_string(a) for a in ids]
+    reps = 20_000 // len(ids)
+    by_int = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        _apply_undo(s, ids, reps)
+        by_int = min(by_int, time.perf_counter() - t0)
+    n = benchmark.pedantic(_apply_undo, args=(s, given, reps), rounds=5, iterations=1, warmup_rounds=1)
+    assert s.legal_actions() == ids
+    ratio = benchmark.stats.stats.min / by_int
+    benchmark.extra_info["time_vs_int_ids"] = round(ratio, 2)
+    rate(benchmark, f"apply_action[{kind}]", n, "step")
+    print(f"\napply_action + undo with {kind}s: x{ratio:.2f} the time with int ids (min of 5 rounds each)")
+
+
 def _fresh_states(variant, n, seed0=1000):
     return [balout.State(variant, seed=seed0 + i) for i in range(n)]
 

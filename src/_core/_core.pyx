@@ -70,6 +70,9 @@ cdef inline list mask_to_list(uint64_t m):
     return out
 
 
+cdef object _to_action = None   # balout.actions.to_action: names and other objects to action ids
+
+
 cdef class HandState:
     """One hand: auction, doubling, declarations, play and scoring.
 
@@ -98,15 +101,18 @@ cdef class HandState:
 
     def apply_action(self, action):
         """Apply an action (int id, or a string such as 'TS', 'take:H')."""
+        global _to_action
         cdef int overflow = 0
         cdef long a = -1
-        if type(action) is int:
+        if type(action) is int or (isinstance(action, int) and not isinstance(action, bool)):  # a Card too
             a = PyLong_AsLongAndOverflow(action, &overflow)
             if overflow:
                 a = -1
         else:
-            from balout.actions import to_action
-            a = to_action(self, action)
+            if _to_action is None:  # imported once: balout.actions imports this module
+                from balout.actions import to_action
+                _to_action = to_action
+            a = _to_action(self, action)
         if a < 0 or a >= NUM_ACTIONS or hand_apply(&self.h, <int>a) != OK:
             from balout.errors import illegal_action
             raise illegal_action(self, action, a)
