@@ -154,7 +154,7 @@ def test_cardset_errors():
     with pytest.raises(CardError):
         CardSet("JH XX")
     for bad, words in (((1 << 32), "out of range: masks are 32-bit"), (-1, "out of range"),
-                       (True, "a bool is not a card set"), (np.bool_(True), "not bool"),
+                       (True, "a bool is not a card set"), (np.bool_(True), "a bool is not a card set"),
                        (2.5, "a 32-bit mask, a string such as 'AS TH' or cards, not float")):
         with pytest.raises(CardError, match=words):
             CardSet(bad)

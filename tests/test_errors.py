@@ -258,9 +258,22 @@ def test_integer_like_out_of_range(bad):
 
 def test_bool_is_not_card_1():
     s = trick_state()
-    # True == 1 == 8S would be a card id; it must not be taken as one
-    rejected(s, True, ActionTypeError)
-    rejected(s, False, ActionTypeError)
+    # True == 1 == 8S would be a card id; it must not be taken as one, nor
+    # numpy's bools (numpy before 2.x still gives np.True_ an index of 1)
+    for b in (True, False, np.True_, np.False_):
+        rejected(s, b, ActionTypeError)
+
+
+def test_numpy_bools_are_refused_as_cards_seats_and_seeds():
+    """Every integer argument refuses numpy's bools as it refuses Python's,
+    whatever numpy's version."""
+    with pytest.raises(CardError, match="a bool is not a card"):
+        Card(np.True_)
+    for call in (lambda: State("belote", seed=np.True_), lambda: State("belote", seed=1, dealer=np.True_),
+                 lambda: State("belote", seed=1).view(np.True_),
+                 lambda: State("belote", seed=1).resample(np.False_, seed=1)):
+        with pytest.raises(OptionError, match="not a bool"):
+            call()
 
 
 # ---------------------------------------------------------------- hand over, undo

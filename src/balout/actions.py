@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 
-from .cards import SUITS, card_name, parse_card
+from .cards import BOOLS, SUITS, card_name, parse_card
 from .errors import ActionTypeError, illegal_text, legal_names
 
 PASS = 32
@@ -71,14 +71,14 @@ def to_action(state, action) -> int:
             return parse_action(action)
         except ValueError:
             raise illegal_text(state, action) from None
-    if not isinstance(action, bool) and action is not None:
+    if not isinstance(action, BOOLS) and action is not None:
         try:
             a = operator.index(action)
         except TypeError:
             pass
         else:
             return a if 0 <= a < NUM_ACTIONS else -1
-    what = repr(action) if isinstance(action, (bool, float, type(None))) else f"a {type(action).__name__}"
+    what = repr(action) if isinstance(action, (*BOOLS, float, type(None))) else f"a {type(action).__name__}"
     raise ActionTypeError(
         f"{what} is not an action: an action is an int id (0..{NUM_ACTIONS - 1}), a Card or a "
         f"string such as 'TS' or 'take:H'; legal now: {', '.join(legal_names(state)) or 'nothing'}"

@@ -10,6 +10,8 @@ from __future__ import annotations
 import operator
 from typing import Iterable, Iterator, Union
 
+import numpy as np
+
 from .errors import CardError
 
 __all__ = [
@@ -34,6 +36,9 @@ _SUIT_WORDS = {
 }
 
 CardLike = Union["Card", int, str]
+#: bools, Python's and numpy's, are never numbers here: numpy before 2.x
+#: still gives np.True_ an index of 1, so it would pass for a card or a seat
+BOOLS = (bool, np.bool_)
 _BY_NAME: dict = {}   # canonical name -> Card, filled once the cards exist
 
 
@@ -88,7 +93,7 @@ class Card(int):
             return value
         if isinstance(value, str):
             return parse_card(value)
-        if isinstance(value, bool):
+        if isinstance(value, BOOLS):
             raise _bad_card(value, "a bool is not a card")
         try:
             v = operator.index(value)
@@ -160,7 +165,7 @@ def _mask_of(cards) -> int:
         return cards.mask
     if isinstance(cards, str):
         return _mask_of(cards.split())
-    if isinstance(cards, bool):
+    if isinstance(cards, BOOLS):
         raise CardError("a bool is not a card set")
     try:
         mask = operator.index(cards)  # int, numpy integers

@@ -18,7 +18,7 @@ from . import rules as _rules
 from . import _core
 from ._core import DeckStream, HandState
 from .actions import ACTION_NAMES, NUM_ACTIONS, action_name
-from .cards import SUITS, Card, CardSet, card_name
+from .cards import BOOLS, SUITS, Card, CardSet, card_name
 from .errors import CardError, OptionError
 
 __all__ = ["State", "Contract", "View", "OUTCOMES", "TENSOR_SIZE", "OBSERVATION_TENSOR_SIZE", "DECISION_SLOTS"]
@@ -43,7 +43,7 @@ class Contract(NamedTuple):
 def _check_int(name: str, value, lo: int, hi: int) -> int:
     if type(value) is int and lo <= value <= hi:
         return value
-    if isinstance(value, bool):
+    if isinstance(value, BOOLS):
         raise OptionError(f"{name} must be an integer from {lo} to {hi}, not a bool")
     try:
         v = operator.index(value)
@@ -80,7 +80,7 @@ def seed_to_int(seed) -> int:
     """Accept an int seed in [0, 2**64) or None (fresh entropy)."""
     if seed is None:
         return secrets.randbits(64)
-    if isinstance(seed, bool):
+    if isinstance(seed, BOOLS):
         raise OptionError("seed must be a non-negative integer, not a bool")
     try:
         s = operator.index(seed)
