@@ -704,7 +704,7 @@ def match_length_experiment(targets: Optional[Sequence[int]] = None, name: str =
                 g = {"target": T}
                 h = _tally_length(t, m, g, "hands per match")
                 _tally_wins(t, m, g, "team 0 win rate")
-                d = h - base.hands.astype(np.float64)
+                d: np.ndarray = h - base.hands.astype(np.float64)
                 t.add_counts(f"paired: hands per match, minus target {base_target}", "mean", g, len(d),
                              d.sum(), (d * d).sum(), exposure=len(m))
                 t.hands += len(m)
