@@ -341,6 +341,38 @@ def test_ctrl_c_stops_the_arena_with_the_pairs_finished_before_it(threads):
     assert np.array_equal(whole.deal_diffs, res.deal_diffs)
 
 
+class SwallowsCtrlC:
+    """Thinks 2 ms a move and loses a KeyboardInterrupt raised meanwhile, as
+    Python loses one raised inside a finalizer the garbage collector runs."""
+
+    def __init__(self, seed=0):
+        self.swallowed = 0
+
+    def act(self, state):
+        try:
+            time.sleep(0.002)
+        except KeyboardInterrupt:
+            self.swallowed += 1
+            SwallowsCtrlC.total += 1
+        return state.legal_actions()[0]
+
+
+def test_ctrl_c_stops_the_arena_even_if_its_keyboard_interrupt_is_lost():
+    """In one process, Ctrl-C stops the arena at once by a KeyboardInterrupt;
+    if that exception is lost, the run still stops after the pair it was in."""
+    SwallowsCtrlC.total = 0
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    t0 = time.perf_counter()
+    try:
+        res = arena("belote", (SwallowsCtrlC, "random"), matches=200, seed=4, threads=1)
+    finally:
+        timer.cancel()
+    assert SwallowsCtrlC.total == 1               # the interrupt landed in act and was lost there
+    assert res.interrupted and 0 < res.matches < 200
+    assert time.perf_counter() - t0 < 60
+
+
 def test_ctrl_c_in_a_terminal_stops_the_arena_cli_and_its_workers():
     """A terminal sends Ctrl-C to the whole process group, workers included:
     the run stops at once, prints the pairs finished before it, exits 130."""

@@ -363,12 +363,15 @@ def _play_pairs(jobs: List[tuple], workers: int, bar: Optional[Progress]) -> Tup
         if bar is not None:
             bar.update(len(results))
 
+    stop = threading.Event()
     try:
         if workers == 1:
-            for job in jobs:
-                take(_duplicate(job))
+            with ctrl_c_sets(stop, interrupt=True):
+                for job in jobs:
+                    if stop.is_set():   # a Ctrl-C whose KeyboardInterrupt was lost
+                        return results, True
+                    take(_duplicate(job))
             return results, False
-        stop = threading.Event()
         with ctrl_c_sets(stop), multiprocessing.Pool(workers, initializer=_leave_ctrl_c_to_the_main) as pool:
             pairs = pool.imap(_duplicate, jobs)
             while len(results) < len(jobs):
