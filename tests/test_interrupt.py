@@ -65,3 +65,19 @@ def test_a_search_after_an_interrupted_one_runs_as_before():
     with pytest.raises(KeyboardInterrupt):
         solver.pimc(s, worlds=MINUTES)
     assert solver.pimc(s, worlds=8, seed=5) == first
+
+
+def test_the_ctrl_c_tests_run_where_ctrl_c_is_ignored():
+    """A shell starts background jobs with SIGINT ignored (as `pytest &` in a
+    script does): conftest gives Ctrl-C back to Python, so a test pressing
+    it still ends, where before it waited forever."""
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    test = "tests/test_interrupt.py::test_a_search_after_an_interrupted_one_runs_as_before"
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test],
+                         cwd=Path(__file__).parent.parent, capture_output=True, text=True, timeout=120,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    assert out.returncode == 0 and "1 passed" in out.stdout, out.stdout[-2000:] + out.stderr[-2000:]
