@@ -516,7 +516,7 @@ def simulate(variant: str = "balout", hands: int = 1000, policy: PolicySpec = "r
     key = int(ss.generate_state(1, np.uint64)[0])
     names = tuple(p if isinstance(p, str) else (POLICIES[p] if isinstance(p, int) else getattr(p, "__name__", "python"))
                   for p in pols)
-    rows = None if aggregate_only else np.zeros(n, HAND_DTYPE)
+    rows: Optional[np.ndarray] = None if aggregate_only else np.zeros(n, HAND_DTYPE)
     raw = rows.view(np.uint8) if rows is not None else None
     show = progress if progress is not None else (n >= 2_000_000 and sys.stderr.isatty())
     bar = Progress(n) if show else None

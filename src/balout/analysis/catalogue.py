@@ -305,11 +305,12 @@ def pot_flow(r: np.ndarray, carry: Optional[dict] = None, start: int = 0):
     res = np.flatnonzero(o <= 1)
     tk = takers(r)
     contrib = pot_contribution(r)
-    pos = lit.astype(np.int64)
-    amount = contrib[lit].astype(np.int64)
-    count = np.ones(len(lit), np.int64)
-    origin = tk[lit].astype(np.int64)
-    first = start + pos
+    # np.ndarray: each may become the concatenation below
+    pos: np.ndarray = lit.astype(np.int64)
+    amount: np.ndarray = contrib[lit].astype(np.int64)
+    count: np.ndarray = np.ones(len(lit), np.int64)
+    origin: np.ndarray = tk[lit].astype(np.int64)
+    first: np.ndarray = start + pos
     if carry:
         pos = np.concatenate([[-1], pos])
         amount = np.concatenate([[carry["amount"]], amount])
