@@ -133,7 +133,9 @@ def _saved_arena(arrays: Dict[str, np.ndarray]) -> SavedArena:
         raise ValueError(f"its summary is not JSON: {e}") from None
     if not isinstance(summary, dict):
         raise ValueError(f"its summary is a JSON {type(summary).__name__}, not an object")
-    two_names = lambda v: isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)
+    def two_names(v) -> bool:
+        return isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)
+
     for key, fits, what in (("variant", lambda v: isinstance(v, str), "a str"),
                             ("seed", lambda v: isinstance(v, int), "an int"),
                             ("options", lambda v: isinstance(v, dict), "an object"),

@@ -184,7 +184,8 @@ class PIMCBot:
     ``objective`` as for :class:`MonteCarloBot`."""
 
     def __init__(self, worlds: Optional[int] = 20, bid_worlds: int = 300, seed: Optional[int] = 0,
-                 name: str = "pimc", time_budget: Optional[float] = None, objective: Union[str, Mapping[str, str]] = "points") -> None:
+                 name: str = "pimc", time_budget: Optional[float] = None,
+                 objective: Union[str, Mapping[str, str]] = "points") -> None:
         self.worlds, self.time_budget = _check_budget(worlds, time_budget)
         self.objectives = _check_objectives(objective)
         self.bid_worlds = _check_int("bid_worlds", bid_worlds, 1, 1 << 30)
