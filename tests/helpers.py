@@ -1,11 +1,16 @@
-"""Test helpers: build deck orders that deal chosen hands (RULES.md section 2).
+"""Test helpers: build deck orders that deal chosen hands (RULES.md section 2),
+and press Ctrl-C during a run.
 
-This re-states the dealing order independently of the core, so a test built
-with it also checks the core's deal.
+The deck helpers re-state the dealing order independently of the core, so a
+test built with them also checks the core's deal.
 """
 from __future__ import annotations
 
+import _thread
 import json
+import signal
+import threading
+import time
 from pathlib import Path
 from typing import Sequence, Union
 
@@ -85,3 +90,18 @@ def mean_over_worlds(state: State, rows, value) -> dict:
         for c in w.legal_actions():
             out[card_name(c)] = out.get(card_name(c), 0) + value(w, c) / len(rows)
     return out
+
+
+def press_ctrl_c_once_running(delay: float) -> threading.Thread:
+    """Ctrl-C ``delay`` seconds after a run has taken over Ctrl-C (its
+    handler replaced Python's): a moment of the run itself, however long a
+    loaded machine takes to start it."""
+    def press() -> None:
+        while signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            time.sleep(0.0005)
+        time.sleep(delay)
+        _thread.interrupt_main()
+
+    t = threading.Thread(target=press, daemon=True)
+    t.start()
+    return t

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import balout
+from helpers import press_ctrl_c_once_running
 from balout import BaloutError, BotError, OptionError, State, _core
 from balout.arena import arena, play_match
 from balout.bots import BOTS, LEVELS, ISMCTSBot, MonteCarloBot, PIMCBot, make_bot
@@ -322,17 +323,15 @@ def test_arena_progress_bar(capsys):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_ctrl_c_stops_the_arena_with_the_pairs_finished_before_it(threads):
-    """Ctrl-C (here after 1 s) ends a run of 100,000 pairs with the pairs
-    finished before it: the first pairs of the run, as a run of that many
-    pairs plays them."""
-    timer = threading.Timer(1.0, _thread.interrupt_main)
-    timer.start()
+    """Ctrl-C (here 1 s into the run) ends a run of 100,000 pairs with the
+    pairs finished before it: the first pairs of the run, as a run of that
+    many pairs plays them."""
+    presser = press_ctrl_c_once_running(1.0)
     try:
         res = arena("belote", ("medium", "easy"), matches=100_000, seed=3, threads=threads)
     except KeyboardInterrupt:
         pytest.fail("Ctrl-C escaped arena()")
-    finally:
-        timer.cancel()
+    presser.join()
     assert res.interrupted and res.summary()["interrupted"] is True
     assert 0 < res.matches < 100_000 and res.summary()["matches"] == 2 * res.matches
     assert set(res.deal_keys[:, 0]) == set(range(res.matches))

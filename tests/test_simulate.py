@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 import balout
+from helpers import press_ctrl_c_once_running
 from balout import _core
 from balout.records import dump, replay
 from balout.simulate import (AGGREGATE_FIELDS, HAND_DTYPE, Aggregate, MatchSimulation, Simulation,
@@ -1083,27 +1084,12 @@ def test_progress_bar_shows_rate_and_time_left():
     assert [_duration(x) for x in (0.2, 42, 185, 3725)] == ["0s", "42s", "3m05s", "1h02m"]
 
 
-def _press_once_running(delay: float) -> threading.Thread:
-    """Ctrl-C ``delay`` seconds after a run has taken over Ctrl-C (its
-    handler replaced Python's): a moment of the run itself, however long a
-    loaded machine takes to start it."""
-    def press() -> None:
-        while signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            time.sleep(0.0005)
-        time.sleep(delay)
-        _thread.interrupt_main()
-
-    t = threading.Thread(target=press, daemon=True)
-    t.start()
-    return t
-
-
 def test_ctrl_c_at_any_moment_of_the_run_returns_its_prefix():
     """Ctrl-C lands at a random moment of each of 60 short runs, small chunks
     finishing all the time: each run returns its finished prefix."""
     rng = random.Random(5)
     for i in range(60):
-        presser = _press_once_running(rng.uniform(0.0, 0.05))
+        presser = press_ctrl_c_once_running(rng.uniform(0.0, 0.05))
         try:
             sim = balout.simulate("balout", 100_000_000, "random", seed=i, threads=2, aggregate_only=True,
                                   chunk_size=rng.choice([1, 50, 2_000]))
