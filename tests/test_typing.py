@@ -13,7 +13,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-
 from balout import _core
 
 ROOT = Path(__file__).parent.parent
