@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 import zipfile
-from typing import IO, Any, Callable, Dict, Type, Union
+from typing import IO, Any, Callable, Dict, Type, TypeVar, Union
 
 import numpy as np
 
@@ -13,6 +13,7 @@ from .errors import BaloutError, OptionError
 
 #: where balout reads or writes a file: a str or an os.PathLike (pathlib.Path)
 PathLike = Union[str, "os.PathLike[str]"]
+_T = TypeVar("_T")
 
 
 def file_path(path, what: str = "the file", error: Type[BaloutError] = OptionError) -> str:
@@ -51,10 +52,11 @@ def atomic_write(path: PathLike, write: Callable[[IO[bytes]], Any]) -> None:
         raise
 
 
-def read_npz(path: PathLike, what: str) -> Dict[str, np.ndarray]:
-    """Every array of the .npz archive at ``path``; an :class:`OptionError`
-    saying that the file is not ``what`` (and why) if it cannot be read as
-    one: missing, empty, truncated, a single .npy array, pickled objects."""
+def read_npz(path: PathLike, what: str, check: Callable[[Dict[str, np.ndarray]], _T]) -> _T:
+    """``check`` of every array of the .npz archive at ``path``; an
+    :class:`OptionError` saying that the file is not ``what``, and why, if it
+    cannot be read as one (missing, empty, truncated, a single .npy array,
+    pickled objects) or if ``check`` finds a fault (its ValueError says which)."""
     path = file_path(path)
     try:
         with open(path, "rb") as f:
@@ -62,6 +64,10 @@ def read_npz(path: PathLike, what: str) -> Dict[str, np.ndarray]:
             if not isinstance(z, np.lib.npyio.NpzFile):
                 raise ValueError("a single array (.npy), not an .npz archive")
             with z:
-                return {k: z[k] for k in z.files}
+                arrays = {k: z[k] for k in z.files}
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
         raise OptionError(f"{path} is not {what} ({type(e).__name__}: {e})") from None
+    try:
+        return check(arrays)
+    except ValueError as e:
+        raise OptionError(f"{path} is not {what} ({e})") from None

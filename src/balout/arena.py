@@ -108,17 +108,10 @@ class SavedArena:
     card_diffs: np.ndarray
 
 
-ARENA_RUN = "an arena run saved by balout"
-
-
 def load(path: PathLike) -> SavedArena:
     """Read a file written by :meth:`ArenaResult.save`; an :class:`OptionError`
     naming what is wrong if it is not one (a damaged or foreign file)."""
-    arrays = read_npz(path, ARENA_RUN)
-    try:
-        return _saved_arena(arrays)
-    except ValueError as e:
-        raise OptionError(f"{file_path(path)} is not {ARENA_RUN} ({e})") from None
+    return read_npz(path, "an arena run saved by balout", _saved_arena)
 
 
 def _saved_arena(arrays: Dict[str, np.ndarray]) -> SavedArena:

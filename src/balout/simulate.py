@@ -390,32 +390,32 @@ def _atomic_savez(path: PathLike, arrays: Dict[str, Any]) -> None:
     atomic_write(path, lambda f: np.savez(f, **arrays))
 
 
-SIMULATION = "a simulation saved by balout"
-
-
 def load(path: PathLike) -> Dict[str, Any]:
     """Load a file written by :meth:`Simulation.save`: ``aggregate`` (the
     exact sums), ``meta`` (a dict) and, unless the run was aggregate-only,
     ``hands`` (the per-hand rows). A file that is not one raises an
     :class:`OptionError` naming what is wrong."""
-    out: Dict[str, Any] = read_npz(path, SIMULATION)
+    return read_npz(path, "a simulation saved by balout", _saved_simulation)
+
+
+def _saved_simulation(arrays: Dict[str, np.ndarray]) -> Dict[str, Any]:
+    """The arrays of a saved run checked, its meta parsed; ValueError says
+    what does not fit."""
+    out: Dict[str, Any] = dict(arrays)
+    if "meta" not in out or "aggregate" not in out:
+        raise ValueError(f"no {' or '.join(k for k in ('meta', 'aggregate') if k not in out)} in it")
     try:
-        if "meta" not in out or "aggregate" not in out:
-            raise ValueError(f"no {' or '.join(k for k in ('meta', 'aggregate') if k not in out)} in it")
-        try:
-            out["meta"] = json.loads(str(out["meta"]))
-        except json.JSONDecodeError as e:
-            raise ValueError(f"its meta is not JSON: {e}") from None
-        if not isinstance(out["meta"], dict):
-            raise ValueError(f"its meta is a JSON {type(out['meta']).__name__}, not an object")
-        if out["aggregate"].shape != (_core.AGGREGATE_FIELDS,) or out["aggregate"].dtype.kind not in "iu":
-            raise ValueError(f"aggregate should be {_core.AGGREGATE_FIELDS} integers, "
-                             f"got shape {out['aggregate'].shape} of {out['aggregate'].dtype}")
-        if "hands" in out and (out["hands"].dtype != HAND_DTYPE or out["hands"].ndim != 1):
-            raise ValueError(f"hands should be one row of {HAND_DTYPE.itemsize} bytes per hand "
-                             f"(the rows of balout.simulate), got shape {out['hands'].shape} of {out['hands'].dtype}")
-    except ValueError as e:
-        raise OptionError(f"{file_path(path)} is not {SIMULATION} ({e})") from None
+        out["meta"] = json.loads(str(out["meta"]))
+    except json.JSONDecodeError as e:
+        raise ValueError(f"its meta is not JSON: {e}") from None
+    if not isinstance(out["meta"], dict):
+        raise ValueError(f"its meta is a JSON {type(out['meta']).__name__}, not an object")
+    if out["aggregate"].shape != (_core.AGGREGATE_FIELDS,) or out["aggregate"].dtype.kind not in "iu":
+        raise ValueError(f"aggregate should be {_core.AGGREGATE_FIELDS} integers, "
+                         f"got shape {out['aggregate'].shape} of {out['aggregate'].dtype}")
+    if "hands" in out and (out["hands"].dtype != HAND_DTYPE or out["hands"].ndim != 1):
+        raise ValueError(f"hands should be one row of {HAND_DTYPE.itemsize} bytes per hand "
+                         f"(the rows of balout.simulate), got shape {out['hands'].shape} of {out['hands'].dtype}")
     return out
 
 
